@@ -1,0 +1,208 @@
+"""What every game provides: the protocol the table, bots and front ends rely on.
+
+A game is a module (``unter_spannung``, ``schnelllauf``) that satisfies :class:`Rules`.
+Its round state is mutable and private to the table; what a seat may know of it is
+the frozen view returned by ``view(state, seat)``. Multi-round play lives in the
+game's ``Match``, beside the round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+
+class Event:
+    """Something that happened at the table; subclasses are frozen slotted dataclasses."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "event"
+
+    def seen_by(self, seat: int | None) -> Event:
+        """This event as ``seat`` may see it (``None`` is a spectator): hidden cards removed."""
+        return self
+
+
+class Action:
+    """Something a seat (or, for automatic steps, the table) asks to do."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "action"
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game is: its name, its players, and that nobody takes turns."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    simultaneous: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """Where one seat placed in a match, with its score and the reason."""
+
+    seat: int
+    place: int
+    score: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The end of one round: the winner (``None``: nobody) and the scores it added."""
+
+    number: int
+    winner: int | None
+    reason: str
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The end of a match: who placed where and why; ties share a place."""
+
+    placings: tuple[Placing, ...]
+    rounds: int
+    reason: str
+
+    def place_of(self, seat: int) -> int:
+        """The place of ``seat`` (1 is best)."""
+        return next(p.place for p in self.placings if p.seat == seat)
+
+
+class TableOptions(Protocol):
+    """The options the table itself needs, common to both games."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def penalty_ms(self) -> int: ...
+    @property
+    def countdown_ms(self) -> int: ...
+
+    def one_hand(self, seat: int) -> bool: ...
+
+
+class RoundState(Protocol):
+    """A round in progress; only the rules change it."""
+
+    @property
+    def over(self) -> bool: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def players(self) -> int: ...
+
+
+class Match(Protocol):
+    """Multi-round play: deals rounds, scores them, knows when the match is over."""
+
+    @property
+    def round(self) -> Any: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def results(self) -> Sequence[RoundResult]: ...
+    @property
+    def result(self) -> MatchResult | None: ...
+
+    def finish_round(self) -> RoundResult: ...
+    def next_round(self) -> Any: ...
+
+
+class Rules(Protocol):
+    """A game module: pure rules, no clock, no I/O, randomness only through ``rng``."""
+
+    INFO: GameInfo
+
+    def parse_options(self, data: Mapping[str, Any]) -> Any: ...
+    def options_to_json(self, options: Any) -> dict[str, Any]: ...
+    def new_match(self, options: Any, rng: random.Random, first_round: Any = None) -> Match: ...
+    def apply(self, state: Any, seat: int | None, action: Any) -> list[Event]: ...
+    def view(self, state: Any, seat: int | None) -> Any: ...
+    def pending(self, state: Any) -> Action | None: ...
+    def legal_actions(self, state: Any, seat: int) -> list[Any]: ...
+    def action_from_json(self, data: Any) -> Any: ...
+    def parse_deal(self, data: Any, options: Any) -> Any: ...
+    def deal_to_json(self, state: Any) -> dict[str, Any]: ...
+    def cards(self, state: Any) -> Counter[Any]: ...
+
+
+def to_json(obj: Any) -> Any:
+    """Plain JSON data for events, actions, views and results; cards become their notation.
+
+    >>> to_json(Placing(seat=0, place=1, score=0, why="won"))
+    {'seat': 0, 'place': 1, 'score': 0, 'why': 'won'}
+    """
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if getattr(type(obj), "NOTATION", False):
+        return str(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        data: dict[str, Any] = {}
+        kind = getattr(obj, "kind", None)
+        if isinstance(obj, Event | Action) and kind:
+            data["type"] = kind
+        for field in dataclasses.fields(obj):
+            data[field.name] = to_json(getattr(obj, field.name))
+        return data
+    if isinstance(obj, Mapping):
+        return {str(k): to_json(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple | frozenset | set):
+        items = sorted(obj) if isinstance(obj, frozenset | set) else obj
+        return [to_json(item) for item in items]
+    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event as JSON data with its ``type``."""
+    data: dict[str, Any] = to_json(event)
+    return data
+
+
+def check_keys(data: Any, where: str, allowed: frozenset[str] | set[str],
+               required: frozenset[str] | set[str] = frozenset()) -> Mapping[str, Any]:
+    """``data`` as a mapping with only ``allowed`` keys and all ``required`` ones."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+    unknown = set(data) - allowed
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    missing = required - set(data)
+    if missing:
+        raise ValueError(f"{where}: missing field(s) {', '.join(sorted(missing))}")
+    return data
+
+
+def whole(data: Mapping[str, Any], key: str, where: str, low: int, high: int,
+          default: int | None = None) -> int:
+    """``data[key]`` as an integer in ``low..high`` (``default`` when absent)."""
+    if key not in data:
+        if default is None:
+            raise ValueError(f"{where}: missing {key}")
+        return default
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{where}: {key} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{where}: {key} must be between {low} and {high}, got {value}")
+    return value
+
+
+def flag(data: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
+    """``data[key]`` as a boolean (``default`` when absent)."""
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"{where}: {key} must be true or false, got {value!r}")
+    return value

@@ -1,0 +1,120 @@
+"""The illegal-action hierarchy: every refusal carries a stable reason ``code``.
+
+>>> try:
+...     raise DoesNotFit("7±2 does not fit 5±1")
+... except IllegalAction as error:
+...     print(error.code, "-", error)
+does_not_fit - 7±2 does not fit 5±1
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class IllegalAction(ValueError):
+    """An action the table refuses; the state is unchanged."""
+
+    code: ClassVar[str] = "illegal_action"
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(reason or self.code.replace("_", " "))
+
+
+class BadAction(IllegalAction):
+    """The action is malformed: unknown kind, bad card notation, bad pile."""
+
+    code = "bad_action"
+
+
+class NoSuchSeat(IllegalAction):
+    """The seat does not exist at this table."""
+
+    code = "no_such_seat"
+
+
+class NotYourCard(IllegalAction):
+    """The card is not in the player's hand or face up in their layout."""
+
+    code = "not_your_card"
+
+
+class DoesNotFit(IllegalAction):
+    """The card did not fit the pile, not even the version the player aimed at."""
+
+    code = "does_not_fit"
+
+
+class TooLate(IllegalAction):
+    """The card fitted the pile version the player aimed at, but the pile moved on."""
+
+    code = "too_late"
+
+
+class Frozen(IllegalAction):
+    """The player is serving the penalty for a wrong card."""
+
+    code = "frozen"
+
+
+class OneHand(IllegalAction):
+    """The one-hand handicap: the player's previous action was too recent."""
+
+    code = "one_hand"
+
+
+class EmptyDrawPile(IllegalAction):
+    """Drawing from a draw pile that has no cards left."""
+
+    code = "empty_draw_pile"
+
+
+class NoSuchPile(IllegalAction):
+    """The discard pile or layout place does not exist or has no card."""
+
+    code = "no_such_pile"
+
+
+class PlaceNotEmpty(IllegalAction):
+    """Moving a card onto a layout place that still has cards."""
+
+    code = "place_not_empty"
+
+
+class NothingToReveal(IllegalAction):
+    """Moving the only card of a place, which reveals nothing."""
+
+    code = "nothing_to_reveal"
+
+
+class NotPending(IllegalAction):
+    """An automatic step (Nichts geht mehr, a stalemate flip) that is not due."""
+
+    code = "not_pending"
+
+
+class RoundOver(IllegalAction):
+    """The round has ended; no more actions until the next one starts."""
+
+    code = "round_over"
+
+
+class NotPlaying(IllegalAction):
+    """The table is between rounds, not started yet or paused."""
+
+    code = "not_playing"
+
+
+ALL: tuple[type[IllegalAction], ...] = (
+    IllegalAction, BadAction, NoSuchSeat, NotYourCard, DoesNotFit, TooLate, Frozen, OneHand,
+    EmptyDrawPile, NoSuchPile, PlaceNotEmpty, NothingToReveal, NotPending, RoundOver, NotPlaying,
+)
+"""Every refusal class; their codes are stable and documented in docs/protocol.md."""
+
+
+class OptionsError(ValueError):
+    """Table options that the rules cannot play with (7 players, a deck of 3 cards)."""
+
+
+class LogError(ValueError):
+    """A match log that is malformed or inconsistent; the message says where."""

@@ -1,0 +1,655 @@
+"""Unter Spannung: race to play a card whose value is the top card's value ± its spread.
+
+The pure rules of one round and of the tournament (``Match``). Values wrap round 10:
+
+>>> allowed_values(Card(5, 2)) == {3, 7}
+True
+>>> allowed_values(Card(9, 3)) == {2, 6}
+True
+>>> allowed_values(Card(1, 2)) == {9, 3}
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from zackzack.games.base import (
+    Action,
+    Event,
+    GameInfo,
+    MatchResult,
+    Placing,
+    RoundResult,
+    check_keys,
+    flag,
+    whole,
+)
+from zackzack.games.errors import (
+    BadAction,
+    DoesNotFit,
+    EmptyDrawPile,
+    LogError,
+    NoSuchSeat,
+    NotPending,
+    NotYourCard,
+    OptionsError,
+    RoundOver,
+    TooLate,
+)
+
+INFO = GameInfo("unter-spannung", "Unter Spannung", min_players=2, max_players=6)
+HAND_SIZE = 4
+
+
+def wrap(x: int) -> int:
+    """``x`` wrapped into 1…10.
+
+    >>> wrap(12), wrap(0), wrap(-1), wrap(10)
+    (2, 10, 9, 10)
+    """
+    return (x - 1) % 10 + 1
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A card: its value 1–10 and, in its middle, its spread ±1, ±2 or ±3.
+
+    >>> Card(7, 2)
+    Card(value=7, spread=2)
+    >>> str(Card(7, 2)), Card.parse("10/3")
+    ('7±2', Card(value=10, spread=3))
+    """
+
+    value: int
+    spread: int
+    allowed: frozenset[int] = field(init=False, repr=False, compare=False, hash=False)
+    NOTATION: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.value, int) and 1 <= self.value <= 10):
+            raise ValueError(f"card value must be 1 to 10, got {self.value!r}")
+        if not (isinstance(self.spread, int) and 1 <= self.spread <= 3):
+            raise ValueError(f"card spread must be 1, 2 or 3, got {self.spread!r}")
+        allowed = frozenset((wrap(self.value + self.spread), wrap(self.value - self.spread)))
+        object.__setattr__(self, "allowed", allowed)
+
+    def __str__(self) -> str:
+        return f"{self.value}±{self.spread}"
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The card written ``7±2`` (or ``7/2``, ``7+-2``)."""
+        if not isinstance(text, str):
+            raise ValueError(f"a card is written like '7±2', got {text!r}")
+        for sep in ("±", "+-", "/"):
+            value, found, spread = text.strip().partition(sep)
+            if found:
+                break
+        if not found or not value.isdigit() or not spread.isdigit():
+            raise ValueError(f"a card is written like '7±2', got {text!r}")
+        return cls(int(value), int(spread))
+
+
+def allowed_values(card: Card) -> frozenset[int]:
+    """The values that may be played on ``card``: its value ± its spread, wrapped into 1…10.
+
+    >>> sorted(allowed_values(Card(9, 3)))
+    [2, 6]
+    """
+    return card.allowed
+
+
+def fits(card: Card, top: Card) -> bool:
+    """Whether ``card`` may be played on ``top``.
+
+    >>> fits(Card(3, 1), Card(5, 2)), fits(Card(4, 1), Card(5, 2))
+    (True, False)
+    """
+    return card.value in top.allowed
+
+
+STANDARD_DECK: tuple[Card, ...] = tuple(Card(i % 10 + 1, i % 3 + 1) for i in range(73))
+"""Our standard 73-card deck: card *i* has value *i* mod 10 + 1 and spread *i* mod 3 + 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The table options of Unter Spannung (RULES.md); invalid ones raise ``OptionsError``.
+
+    >>> Options(players=7)
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: Unter Spannung is for 2 to 6 players, not 7
+    """
+
+    players: int = 4
+    tournament: bool = False
+    deck: tuple[Card, ...] = STANDARD_DECK
+    penalty_ms: int = 1000
+    countdown_ms: int = 1500
+
+    def __post_init__(self) -> None:
+        if not INFO.min_players <= self.players <= INFO.max_players:
+            raise OptionsError(f"Unter Spannung is for 2 to 6 players, not {self.players}")
+        needed = self.players * (HAND_SIZE + 1) + 1
+        if len(self.deck) < needed:
+            raise OptionsError(
+                f"a deck for {self.players} players needs at least {needed} cards "
+                f"(a draw pile of {HAND_SIZE + 1} each and a start card), not {len(self.deck)}")
+        for name in ("penalty_ms", "countdown_ms"):
+            if not 0 <= getattr(self, name) <= 10_000:
+                raise OptionsError(f"{name} must be between 0 and 10000")
+
+    def one_hand(self, seat: int) -> bool:
+        """Unter Spannung has no one-hand handicap."""
+        return False
+
+
+def parse_options(data: Mapping[str, Any]) -> Options:
+    """Options from JSON data; unknown or wrong fields raise ``OptionsError``.
+
+    >>> parse_options({"players": 3, "tournament": True}).players
+    3
+    """
+    where = "options"
+    try:
+        check_keys(data, where, {"players", "tournament", "deck", "penalty_ms", "countdown_ms"})
+        deck = STANDARD_DECK
+        if data.get("deck") is not None:
+            if not isinstance(data["deck"], list):
+                raise ValueError(f"{where}: deck must be a list of cards like '7±2'")
+            deck = tuple(Card.parse(text) for text in data["deck"])
+        return Options(
+            players=whole(data, "players", where, 0, 99, 4),
+            tournament=flag(data, "tournament", where, False),
+            deck=deck,
+            penalty_ms=whole(data, "penalty_ms", where, 0, 10_000, 1000),
+            countdown_ms=whole(data, "countdown_ms", where, 0, 10_000, 1500),
+        )
+    except OptionsError:
+        raise
+    except ValueError as error:
+        raise OptionsError(str(error)) from None
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    """Options as JSON data that ``parse_options`` reads back."""
+    data: dict[str, Any] = {
+        "players": options.players, "tournament": options.tournament,
+        "penalty_ms": options.penalty_ms, "countdown_ms": options.countdown_ms,
+    }
+    if options.deck != STANDARD_DECK:
+        data["deck"] = [str(card) for card in options.deck]
+    return data
+
+
+# Actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play ``card`` from the hand onto the discard pile, aimed at pile version ``seen``."""
+
+    card: Card
+    seen: int | None = None
+    kind: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw the top card of one's own draw pile into the hand."""
+
+    kind: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Rotate(Action):
+    """Nichts geht mehr: the table moves the bottom card of the discard pile to the top."""
+
+    kind: ClassVar[str] = "rotate"
+
+
+@dataclass(frozen=True, slots=True)
+class EndRound(Action):
+    """Nichts geht mehr after every card has been on top: the round ends with no winner."""
+
+    kind: ClassVar[str] = "end_round"
+
+
+def action_from_json(data: Any) -> Play | Draw | Rotate | EndRound:
+    """An action from JSON data such as ``{"type": "play", "card": "7±2", "seen": 3}``.
+
+    >>> action_from_json({"type": "play", "card": "7±2", "seen": 3})
+    Play(card=Card(value=7, spread=2), seen=3)
+    """
+    try:
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        if kind == "play":
+            check_keys(data, "play", {"type", "card", "seen"}, {"card"})
+            seen = data.get("seen")
+            if seen is not None:
+                seen = whole(data, "seen", "play", 0, 1 << 31)
+            return Play(Card.parse(data["card"]), seen)
+        simple: dict[str, type[Draw | Rotate | EndRound]] = {
+            "draw": Draw, "rotate": Rotate, "end_round": EndRound}
+        if kind in simple:
+            check_keys(data, str(kind), {"type"})
+            return simple[kind]()
+    except ValueError as error:
+        raise BadAction(str(error)) from None
+    raise BadAction(f"unknown action {kind!r}; Unter Spannung knows play and draw")
+
+
+# Events ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """``seat`` played ``card``; the discard pile is now at ``version``."""
+
+    seat: int
+    card: Card
+    version: int
+    kind: ClassVar[str] = "played"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """``seat`` drew a card (its value only for that seat); ``left`` remain in their pile."""
+
+    seat: int
+    card: Card | None
+    left: int
+    kind: ClassVar[str] = "drew"
+
+    def seen_by(self, seat: int | None) -> Event:
+        return self if seat == self.seat else Drew(self.seat, None, self.left)
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut(Event):
+    """``seat`` laid their last card face down on the pile and won the round."""
+
+    seat: int
+    kind: ClassVar[str] = "went_out"
+
+
+@dataclass(frozen=True, slots=True)
+class Rotated(Event):
+    """Nichts geht mehr: the bottom card of the discard pile, ``card``, is now on top."""
+
+    card: Card
+    version: int
+    rotations: int
+    kind: ClassVar[str] = "rotated"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """The round is over: the winner (``None``: nobody could play) and each hand's minus points."""
+
+    winner: int | None
+    reason: str
+    minus_points: tuple[int, ...]
+    kind: ClassVar[str] = "round_ended"
+
+
+# State and view --------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class State:
+    """One round. Piles are lists from bottom to top; ``tops[v]`` is the top at version ``v``."""
+
+    options: Options
+    hands: list[list[Card]]
+    draw_piles: list[list[Card]]
+    discard_pile: list[Card]
+    face_down: int = 0
+    version: int = 0
+    tops: list[Card] = field(default_factory=list)
+    rotations: int = 0
+    winner: int | None = None
+    over: bool = False
+    last_card: Card | None = None
+
+    def __post_init__(self) -> None:
+        if not self.tops:
+            self.tops = [self.discard_pile[-1]]
+            self.version = 0
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.hands)
+
+    @property
+    def top(self) -> Card:
+        """The face-up top card of the discard pile."""
+        return self.discard_pile[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat (``None``: a spectator) may see of a round: own hand, others as counts."""
+
+    seat: int | None
+    top: Card
+    version: int
+    discard_count: int
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    draw_counts: tuple[int, ...]
+    rotations: int
+    winner: int | None
+    over: bool
+
+
+def deal(options: Options, rng: random.Random) -> State:
+    """A new round: shuffle, start card on the pile, draw piles, four cards in every hand.
+
+    >>> state = deal(Options(players=4), random.Random(1))
+    >>> [len(h) for h in state.hands], [len(p) for p in state.draw_piles], len(state.discard_pile)
+    ([4, 4, 4, 4], [14, 14, 14, 14], 1)
+    """
+    deck = list(options.deck)
+    rng.shuffle(deck)
+    start = deck.pop()
+    share = len(deck) // options.players
+    draw_piles = [deck[i * share:(i + 1) * share] for i in range(options.players)]
+    leftover = deck[options.players * share:]
+    hands = [[pile.pop() for _ in range(HAND_SIZE)] for pile in draw_piles]
+    return State(options, hands, draw_piles, [*leftover, start], face_down=len(leftover))
+
+
+def minus_points(state: State) -> tuple[int, ...]:
+    """The sum of the values in each hand (the winner's hand is empty)."""
+    return tuple(sum(card.value for card in hand) for hand in state.hands)
+
+
+def apply(state: State, seat: int | None, action: Action) -> list[Event]:
+    """Apply ``action`` by ``seat`` (``None``: the table's automatic step) or raise ``IllegalAction``.
+
+    >>> deck = tuple(map(Card.parse, "3±1 8±2 6±1 9±3 1±1 2±2 5±2 4±1 4±2 4±3 7±1".split()))
+    >>> state = parse_deal({"hands": [["3±1", "8±2", "4±1"], ["6±1", "9±3", "4±2"]],
+    ...     "draw_piles": [["1±1", "4±3"], ["2±2", "7±1"]], "discard_pile": ["5±2"]},
+    ...     Options(players=2, deck=deck))
+    >>> apply(state, 0, Play(Card(3, 1), seen=0))
+    [Played(seat=0, card=Card(value=3, spread=1), version=1)]
+    >>> apply(state, 1, Play(Card(6, 1), seen=0))
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.DoesNotFit: 6±1 does not fit 3±1
+    """
+    if state.over:
+        raise RoundOver("the round is over")
+    if seat is None:
+        due = pending(state)
+        if due is None or type(due) is not type(action):
+            raise NotPending(f"{action.kind} is not due")
+        return _rotate(state) if isinstance(action, Rotate) else _end(state, None, "nichts_geht_mehr")
+    if not 0 <= seat < len(state.hands):
+        raise NoSuchSeat(f"there is no seat {seat}")
+    if isinstance(action, Play):
+        return _play(state, seat, action)
+    if isinstance(action, Draw):
+        pile = state.draw_piles[seat]
+        if not pile:
+            raise EmptyDrawPile("your draw pile is empty")
+        card = pile.pop()
+        state.hands[seat].append(card)
+        return [Drew(seat, card, len(pile))]
+    if isinstance(action, Rotate | EndRound):
+        raise BadAction(f"{action.kind} is the table's automatic step, not a player's")
+    raise BadAction(f"Unter Spannung has no action {action.kind!r}")
+
+
+def _play(state: State, seat: int, action: Play) -> list[Event]:
+    hand = state.hands[seat]
+    card = action.card
+    try:
+        index = hand.index(card)
+    except ValueError:
+        raise NotYourCard(f"{card} is not in your hand") from None
+    if card.value not in state.discard_pile[-1].allowed:
+        seen = action.seen
+        if seen is not None and seen > state.version:
+            raise BadAction(f"pile version {seen} has not happened yet (now {state.version})")
+        if seen is not None and seen < state.version and card.value in state.tops[seen].allowed:
+            raise TooLate(f"{card} fitted {state.tops[seen]}, but {state.top} lies on top now")
+        raise DoesNotFit(f"{card} does not fit {state.top}")
+    del hand[index]
+    state.discard_pile.append(card)
+    state.version += 1
+    state.tops.append(card)
+    state.rotations = 0
+    events: list[Event] = [Played(seat, card, state.version)]
+    if len(hand) == 1:
+        state.last_card = hand.pop()
+        events.append(WentOut(seat))
+        events.extend(_end(state, seat, "went_out"))
+    return events
+
+
+def _rotate(state: State) -> list[Event]:
+    card = state.discard_pile.pop(0)
+    state.discard_pile.append(card)
+    if state.face_down:
+        state.face_down -= 1
+    state.version += 1
+    state.tops.append(card)
+    state.rotations += 1
+    return [Rotated(card, state.version, state.rotations)]
+
+
+def _end(state: State, winner: int | None, reason: str) -> list[Event]:
+    state.over = True
+    state.winner = winner
+    return [RoundEnded(winner, reason, minus_points(state))]
+
+
+def pending(state: State) -> Action | None:
+    """The automatic step due now: ``Rotate`` or ``EndRound`` (Nichts geht mehr), or ``None``.
+
+    It is due when every draw pile is empty and no hand holds a card that fits.
+    """
+    if state.over or any(state.draw_piles):
+        return None
+    allowed = state.discard_pile[-1].allowed
+    for hand in state.hands:
+        for card in hand:
+            if card.value in allowed:
+                return None
+    if state.rotations >= len(state.discard_pile) - 1:
+        return EndRound()
+    return Rotate()
+
+
+def view(state: State, seat: int | None) -> View:
+    """What ``seat`` may see; ``None`` is a spectator, who sees no hand."""
+    return View(
+        seat=seat,
+        top=state.discard_pile[-1],
+        version=state.version,
+        discard_count=len(state.discard_pile) + (state.last_card is not None),
+        hand=tuple(state.hands[seat]) if seat is not None else (),
+        hand_counts=tuple(map(len, state.hands)),
+        draw_counts=tuple(map(len, state.draw_piles)),
+        rotations=state.rotations,
+        winner=state.winner,
+        over=state.over,
+    )
+
+
+def legal_actions(state: State, seat: int) -> list[Play | Draw]:
+    """The actions ``seat`` could take now that the table would accept (equal cards once)."""
+    if state.over:
+        return []
+    allowed = state.discard_pile[-1].allowed
+    actions: list[Play | Draw] = [
+        Play(card, state.version) for card in dict.fromkeys(state.hands[seat])
+        if card.value in allowed]
+    if state.draw_piles[seat]:
+        actions.append(Draw())
+    return actions
+
+
+def cards(state: State) -> Counter[Card]:
+    """Every card of the round wherever it lies; always equal to the deck."""
+    counter: Counter[Card] = Counter(state.discard_pile)
+    for zone in (*state.hands, *state.draw_piles):
+        counter.update(zone)
+    if state.last_card is not None:
+        counter[state.last_card] += 1
+    return counter
+
+
+# Explicit deals (scenarios) --------------------------------------------------------------
+
+
+def _cards(data: Any, where: str) -> list[Card]:
+    if not isinstance(data, list):
+        raise ValueError(f"{where}: expected a list of cards like '7±2'")
+    result = []
+    for i, text in enumerate(data):
+        try:
+            result.append(Card.parse(text))
+        except ValueError as error:
+            raise ValueError(f"{where}[{i}]: {error}") from None
+    return result
+
+
+def parse_deal(data: Any, options: Options) -> State:
+    """A round laid out exactly as ``data`` says: hands, draw piles and discard pile, bottom to top."""
+    where = "deal"
+    try:
+        check_keys(data, where, {"hands", "draw_piles", "discard_pile", "face_down"},
+                   {"hands", "draw_piles", "discard_pile"})
+        hands = [_cards(h, f"{where}.hands[{i}]") for i, h in enumerate(_seats(data, "hands"))]
+        piles = [_cards(p, f"{where}.draw_piles[{i}]")
+                 for i, p in enumerate(_seats(data, "draw_piles"))]
+        discard = _cards(data["discard_pile"], f"{where}.discard_pile")
+    except ValueError as error:
+        raise LogError(str(error)) from None
+    for name, seats in (("hands", hands), ("draw_piles", piles)):
+        if len(seats) != options.players:
+            raise LogError(f"{where}.{name}: {len(seats)} seats, but the options say "
+                           f"{options.players} players")
+    for i, hand in enumerate(hands):
+        if len(hand) < 2:
+            raise LogError(f"{where}.hands[{i}]: a hand needs at least 2 cards")
+    if not discard:
+        raise LogError(f"{where}.discard_pile: needs at least the start card")
+    face_down = data.get("face_down", 0)
+    if not isinstance(face_down, int) or not 0 <= face_down < len(discard):
+        raise LogError(f"{where}.face_down: must be 0 to {len(discard) - 1}")
+    state = State(options, hands, piles, discard, face_down=face_down)
+    check_cards(cards(state), Counter(options.deck), where)
+    return state
+
+
+def _seats(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data[key]
+    if not isinstance(value, list):
+        raise ValueError(f"deal.{key}: expected one list per seat")
+    return value
+
+
+def check_cards(found: Counter[Any], deck: Counter[Any], where: str) -> None:
+    """Raise ``LogError`` naming the cards missing from or extra in a deal."""
+    missing, extra = deck - found, found - deck
+    problems = []
+    if missing:
+        problems.append("cards missing from the deal: " + _list(missing))
+    if extra:
+        problems.append("cards not in the deck or in two places: " + _list(extra))
+    if problems:
+        raise LogError(f"{where}: " + "; ".join(problems))
+
+
+def _list(counter: Counter[Any]) -> str:
+    return ", ".join(f"{card} ×{n}" if n > 1 else str(card) for card, n in sorted(counter.items()))
+
+
+def deal_to_json(state: State) -> dict[str, Any]:
+    """The round's layout as JSON data that ``parse_deal`` reads back."""
+    return {
+        "hands": [[str(c) for c in hand] for hand in state.hands],
+        "draw_piles": [[str(c) for c in pile] for pile in state.draw_piles],
+        "discard_pile": [str(c) for c in state.discard_pile],
+        "face_down": state.face_down,
+    }
+
+
+# The match -------------------------------------------------------------------------------
+
+
+class Match:
+    """A single round, or the tournament: 2 × players rounds scored by minus points."""
+
+    def __init__(self, options: Options, rng: random.Random,
+                 first_round: State | None = None) -> None:
+        self.options = options
+        self.rng = rng
+        self.rounds = 2 * options.players if options.tournament else 1
+        self.round: State = first_round if first_round is not None else deal(options, rng)
+        self.number = 1
+        self.results: list[RoundResult] = []
+        self.totals = [0] * options.players
+        self.result: MatchResult | None = None
+
+    def finish_round(self) -> RoundResult:
+        """Score the finished round; the match ends after its last round."""
+        state = self.round
+        if not state.over or len(self.results) == self.number:
+            raise ValueError("the round is not over or already scored")
+        points = minus_points(state)
+        for seat, p in enumerate(points):
+            self.totals[seat] += p
+        reason = "went_out" if state.winner is not None else "nichts_geht_mehr"
+        result = RoundResult(self.number, state.winner, reason, points)
+        self.results.append(result)
+        if self.number == self.rounds:
+            self.result = self._placings(state)
+        return result
+
+    def next_round(self) -> State:
+        """Deal the next round of the tournament."""
+        if self.result is not None or len(self.results) != self.number:
+            raise ValueError("no next round: the match is over or this round is still on")
+        self.number += 1
+        self.round = deal(self.options, self.rng)
+        return self.round
+
+    def _placings(self, last: State) -> MatchResult:
+        order = sorted(range(self.options.players), key=lambda s: self.totals[s])
+        placings = []
+        for rank, seat in enumerate(order):
+            place = rank + 1
+            if rank and self.totals[seat] == self.totals[order[rank - 1]]:
+                place = placings[-1].place
+            if not self.options.tournament and seat == last.winner:
+                why = "went out"
+            else:
+                why = f"{self.totals[seat]} minus points"
+            placings.append(Placing(seat, place, self.totals[seat], why))
+        reason = "tournament" if self.options.tournament else "round"
+        return MatchResult(tuple(placings), self.number, reason)
+
+
+def new_match(options: Options, rng: random.Random, first_round: State | None = None) -> Match:
+    """A match with ``options``; ``first_round`` replaces the first deal (a scenario)."""
+    return Match(options, rng, first_round)
+
+
+__all__: Sequence[str] = (
+    "INFO", "STANDARD_DECK", "Card", "Draw", "Drew", "EndRound", "Match", "Options", "Play",
+    "Played", "Rotate", "Rotated", "RoundEnded", "State", "View", "WentOut", "action_from_json",
+    "allowed_values", "apply", "cards", "deal", "deal_to_json", "fits", "legal_actions",
+    "new_match", "options_to_json", "parse_deal", "parse_options", "pending", "view", "wrap",
+)
