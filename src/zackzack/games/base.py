@@ -23,8 +23,8 @@ class Event:
     __slots__ = ()
     kind: ClassVar[str] = "event"
 
-    def seen_by(self, seat: int | None) -> Event:
-        """This event as ``seat`` may see it (``None`` is a spectator): hidden cards removed."""
+    def seen_by(self, seat: int | None) -> Event | None:
+        """This event as ``seat`` may see it (``None``: a spectator), or ``None`` if not at all."""
         return self
 
 
@@ -135,6 +135,7 @@ class Rules(Protocol):
     def parse_deal(self, data: Any, options: Any) -> Any: ...
     def deal_to_json(self, state: Any) -> dict[str, Any]: ...
     def cards(self, state: Any) -> Counter[Any]: ...
+    def versions(self, state: Any) -> tuple[int, ...]: ...
 
 
 def to_json(obj: Any) -> Any:

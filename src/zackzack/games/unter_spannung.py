@@ -267,7 +267,7 @@ class Drew(Event):
     left: int
     kind: ClassVar[str] = "drew"
 
-    def seen_by(self, seat: int | None) -> Event:
+    def seen_by(self, seat: int | None) -> Event | None:
         return self if seat == self.seat else Drew(self.seat, None, self.left)
 
 
@@ -499,6 +499,11 @@ def legal_actions(state: State, seat: int) -> list[Play | Draw]:
     return actions
 
 
+def versions(state: State) -> tuple[int, ...]:
+    """The version of each discard pile (Unter Spannung has one)."""
+    return (state.version,)
+
+
 def cards(state: State) -> Counter[Card]:
     """Every card of the round wherever it lies; always equal to the deck."""
     counter: Counter[Card] = Counter(state.discard_pile)
@@ -651,5 +656,5 @@ __all__: Sequence[str] = (
     "INFO", "STANDARD_DECK", "Card", "Draw", "Drew", "EndRound", "Match", "Options", "Play",
     "Played", "Rotate", "Rotated", "RoundEnded", "State", "View", "WentOut", "action_from_json",
     "allowed_values", "apply", "cards", "deal", "deal_to_json", "fits", "legal_actions",
-    "new_match", "options_to_json", "parse_deal", "parse_options", "pending", "view", "wrap",
+    "new_match", "options_to_json", "versions", "parse_deal", "parse_options", "pending", "view", "wrap",
 )

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install what the tests need (a virtual environment, Debian's chromium) and run them all:
+# ruff, mypy --strict, then pytest (unit, property, server and headless-browser tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/ruff check src tests bench
+.venv/bin/mypy
+.venv/bin/python -m pytest -n 2 -q "$@"

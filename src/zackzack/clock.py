@@ -1,0 +1,93 @@
+"""Time for the table: the asyncio loop for live play, a virtual clock for replays and simulation.
+
+>>> clock = VirtualClock()
+>>> seen = []
+>>> _ = clock.call_at(2.0, lambda: seen.append(clock.time()))
+>>> _ = clock.call_at(1.0, lambda: seen.append(clock.time()))
+>>> clock.run()
+>>> seen
+[1.0, 2.0]
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Timer(Protocol):
+    """A scheduled callback that can be cancelled (``asyncio.TimerHandle`` is one)."""
+
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """A source of time in seconds with timers; an asyncio event loop is one."""
+
+    def time(self) -> float: ...
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer: ...
+
+
+class VirtualTimer:
+    """A timer of the virtual clock."""
+
+    __slots__ = ("callback", "when")
+
+    def __init__(self, when: float, callback: Callable[[], object] | None) -> None:
+        self.when = when
+        self.callback = callback
+
+    def cancel(self) -> None:
+        """Forget the callback; the clock skips this timer."""
+        self.callback = None
+
+
+class VirtualClock:
+    """A clock whose time jumps from one timer to the next: fast, exact, reproducible."""
+
+    __slots__ = ("_now", "_queue", "_seq")
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self._queue: list[tuple[float, int, VirtualTimer]] = []
+        self._seq = 0
+
+    def time(self) -> float:
+        """The current virtual time in seconds."""
+        return self._now
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> VirtualTimer:
+        """Run ``callback`` at ``when`` (not before now); timers due together run in order."""
+        timer = VirtualTimer(max(when, self._now), callback)
+        self._seq += 1
+        heapq.heappush(self._queue, (timer.when, self._seq, timer))
+        return timer
+
+    def call_later(self, delay: float, callback: Callable[[], object]) -> VirtualTimer:
+        """Run ``callback`` ``delay`` seconds from now."""
+        return self.call_at(self._now + delay, callback)
+
+    def step(self, until: float | None = None) -> bool:
+        """Run the next timer due by ``until``; ``False`` when there is none."""
+        queue = self._queue
+        while queue:
+            when, _, timer = queue[0]
+            if until is not None and when > until:
+                return False
+            heapq.heappop(queue)
+            callback = timer.callback
+            if callback is not None:
+                timer.callback = None
+                self._now = when
+                callback()
+                return True
+        return False
+
+    def run(self, until: float | None = None, stop: Callable[[], bool] | None = None) -> None:
+        """Run timers in time order until none is due by ``until`` or ``stop()`` is true."""
+        while (stop is None or not stop()) and self.step(until):
+            pass
+        if until is not None and until > self._now and (stop is None or not stop()):
+            self._now = until

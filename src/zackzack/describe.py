@@ -1,0 +1,154 @@
+"""Events as sentences a person reads, in German or English; the games' German calls stay.
+
+>>> from zackzack.games import unter_spannung as us
+>>> describe(us.Rotated(us.Card(3, 1), 7, 1), ("Anna", "Ben"))
+'Nichts geht mehr! The bottom card 3±1 goes on top.'
+>>> describe(us.Played(1, us.Card(7, 2), 4), ("Anna", "Ben"), lang="de")
+'Ben legt 7±2 – „7!“'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from zackzack.games.base import Event, MatchResult, RoundResult
+
+LANGS = ("de", "en")
+
+_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "played": "{who} plays {card} – “{value}!”",
+        "played_on": "{who} plays {card} on pile {pile}",
+        "turns_up": ", turning up {card}",
+        "moved": "{who} moves {card} to the empty place {target}",
+        "drew": "{who} draws a card ({left} left)",
+        "drew_own": "{who} draws {card} ({left} left)",
+        "went_out": "{who} lays the last card face down and wins the round!",
+        "rotated": "Nichts geht mehr! The bottom card {card} goes on top.",
+        "flipped": "Stalemate: reserve cards turned up: {cards}.",
+        "reshuffled": "Both reserves are empty: the discard piles become the reserves.",
+        "ann_rotate": "Nichts geht mehr! In {s} s the bottom card of the pile goes on top.",
+        "ann_end_round": "Nichts geht mehr! Every card has been on top: the round ends in {s} s.",
+        "ann_flip": "Nobody can play: in {s} s each player turns up a reserve card.",
+        "ann_reshuffle": "Nobody can play and the reserves are empty: reshuffle in {s} s.",
+        "ann_other": "In {s} s: {step}.",
+        "cancelled": "Countdown off: a card was played.",
+        "penalised": "{who} played a wrong card: frozen for {s} s.",
+        "starting": "3 – 2 – 1 – los!",
+        "round_started": "Round {n} – los!",
+        "round_won": "Round {n}: {who} wins.",
+        "round_drawn": "Round {n}: nobody wins.",
+        "scores_us": " Minus points: {scores}.",
+        "scores_sl": " Cards held: {scores}.",
+        "next_round": "Round {n} starts in {s} s.",
+        "match_ended": "Match over: {placings}.",
+        "you": "You",
+        "seat": "Player {n}",
+    },
+    "de": {
+        "played": "{who} legt {card} – „{value}!“",
+        "played_on": "{who} legt {card} auf Stapel {pile}",
+        "turns_up": " und deckt {card} auf",
+        "moved": "{who} legt {card} auf den freien Platz {target}",
+        "drew": "{who} zieht eine Karte (noch {left})",
+        "drew_own": "{who} ziehst {card} (noch {left})",
+        "went_out": "{who} legt die letzte Karte verdeckt ab und gewinnt die Runde!",
+        "rotated": "Nichts geht mehr! Die unterste Karte {card} kommt nach oben.",
+        "flipped": "Nichts geht mehr: Reservekarten aufgedeckt: {cards}.",
+        "reshuffled": "Beide Reserven sind leer: die Ablagestapel werden zu Reserven.",
+        "ann_rotate": "Nichts geht mehr! In {s} s kommt die unterste Karte nach oben.",
+        "ann_end_round": "Nichts geht mehr! Jede Karte lag oben: die Runde endet in {s} s.",
+        "ann_flip": "Keiner kann legen: in {s} s deckt jeder eine Reservekarte auf.",
+        "ann_reshuffle": "Keiner kann legen, die Reserven sind leer: neu mischen in {s} s.",
+        "ann_other": "In {s} s: {step}.",
+        "cancelled": "Countdown gestoppt: es wurde gelegt.",
+        "penalised": "{who} hat falsch gelegt: {s} s gesperrt.",
+        "starting": "3 – 2 – 1 – los!",
+        "round_started": "Runde {n} – los!",
+        "round_won": "Runde {n}: {who} gewinnt.",
+        "round_drawn": "Runde {n}: kein Sieger.",
+        "scores_us": " Minuspunkte: {scores}.",
+        "scores_sl": " Karten: {scores}.",
+        "next_round": "Runde {n} beginnt in {s} s.",
+        "match_ended": "Partie vorbei: {placings}.",
+        "you": "Du",
+        "seat": "Spieler {n}",
+    },
+}
+
+
+def text(key: str, lang: str = "en", **fields: Any) -> str:
+    """The sentence ``key`` in ``lang`` with ``fields`` filled in."""
+    return _TEXT[lang if lang in _TEXT else "en"][key].format(**fields)
+
+
+def seconds(ms: int) -> str:
+    """Milliseconds as seconds for people: ``1.5``, ``8``."""
+    return f"{ms / 1000:g}"
+
+
+def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
+             seat: int | None = None, now: int = 0) -> str:
+    """``event`` as a sentence; ``seat`` is the reader (``You``), ``now`` the table time."""
+
+    def who(s: int) -> str:
+        if s == seat:
+            return text("you", lang)
+        return names[s] if s < len(names) else text("seat", lang, n=s + 1)
+
+    def t(key: str, **fields: Any) -> str:
+        return text(key, lang, **fields)
+
+    kind = event.kind
+    data: Any = event
+    handlers: dict[str, Callable[[], str]] = {
+        "drew": lambda: t("drew_own", who=who(data.seat), card=data.card, left=data.left)
+        if data.card is not None else t("drew", who=who(data.seat), left=data.left),
+        "went_out": lambda: t("went_out", who=who(data.seat)),
+        "rotated": lambda: t("rotated", card=data.card),
+        "flipped": lambda: t("flipped", cards=", ".join(
+            str(c) for c in data.cards if c is not None) or "–"),
+        "reshuffled": lambda: t("reshuffled"),
+        "announced": lambda: _announced(data.step, data.due - now, lang),
+        "cancelled": lambda: t("cancelled"),
+        "penalised": lambda: t("penalised", who=who(data.seat), s=seconds(data.until - now)),
+        "starting": lambda: t("starting"),
+        "round_started": lambda: t("round_started", n=data.number),
+        "round_scored": lambda: _round(data.result, who, lang),
+        "next_round": lambda: t("next_round", n=data.number, s=seconds(data.at - now)),
+        "match_ended": lambda: t("match_ended", placings=_placings(data.result, who)),
+        "moved": lambda: t("moved", who=who(data.seat), card=data.card, target=data.target + 1)
+        + (t("turns_up", card=data.revealed) if data.revealed is not None else ""),
+    }
+    if kind == "played":
+        if hasattr(event, "pile"):
+            line = t("played_on", who=who(data.seat), card=data.card, pile=data.pile + 1)
+            revealed = getattr(event, "revealed", None)
+            return line + (t("turns_up", card=revealed) if revealed is not None else "")
+        return t("played", who=who(data.seat), card=data.card, value=data.card.value)
+    if kind == "round_ended":
+        return ""
+    handler = handlers.get(kind)
+    return handler() if handler is not None else kind
+
+
+def _announced(step: str, ms: int, lang: str) -> str:
+    key = f"ann_{step}"
+    if key not in _TEXT["en"]:
+        return text("ann_other", lang, s=seconds(ms), step=step)
+    return text(key, lang, s=seconds(ms))
+
+
+def _round(result: RoundResult, who: Callable[[int], str], lang: str) -> str:
+    if result.winner is None:
+        line = text("round_drawn", lang, n=result.number)
+    else:
+        line = text("round_won", lang, n=result.number, who=who(result.winner))
+    scores = ", ".join(f"{who(s)} {score}" for s, score in enumerate(result.scores))
+    key = "scores_us" if result.reason in ("went_out", "nichts_geht_mehr") else "scores_sl"
+    return line + text(key, lang, scores=scores)
+
+
+def _placings(result: MatchResult, who: Callable[[int], str]) -> str:
+    return ", ".join(f"{p.place}. {who(p.seat)} ({p.why})" for p in result.placings)

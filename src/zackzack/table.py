@@ -1,0 +1,458 @@
+"""One live game: actions applied strictly in arrival order, the race's digital rules, countdowns.
+
+The table owns the match and its round state. It knows nothing of sockets, browsers or bots:
+seats submit actions, subscribers receive the events each seat may see, and time comes from
+a :class:`~zackzack.clock.Clock`. Table time is whole milliseconds since the table was made;
+every arriving action is logged with its time, so a log replays to the same game bit for bit.
+
+>>> from zackzack.clock import VirtualClock
+>>> from zackzack.games import unter_spannung as us
+>>> table = Table(us, us.Options(players=2), seed=1, clock=VirtualClock())
+>>> table.start()
+>>> table.phase
+<Phase.PLAYING: 'playing'>
+>>> table.submit(0, us.Draw())[0].seat
+0
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from zackzack.clock import Clock, Timer
+from zackzack.games.base import Action, Event, MatchResult, RoundResult, Rules
+from zackzack.games.errors import (
+    DoesNotFit,
+    Frozen,
+    IllegalAction,
+    NoSuchSeat,
+    NotPlaying,
+    OneHand,
+    RoundOver,
+    TooLate,
+)
+
+ONE_HAND_PAUSE_MS = 400
+
+
+class Phase(enum.Enum):
+    """Where a table is in its life."""
+
+    WAITING = "waiting"
+    """Made, not started: the seats are filling."""
+    STARTING = "starting"
+    """The start countdown ("3 – 2 – 1 – los!") runs."""
+    PLAYING = "playing"
+    """A round is on."""
+    BETWEEN = "between"
+    """A round ended; the next one is dealt when its countdown ends."""
+    OVER = "over"
+    """The match has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the table runs, beyond the game's options; part of every match log.
+
+    ``late_grace_ms``: a card aimed at a pile version that was replaced longer ago than this
+    is a wrong card, not one that was too late (otherwise a client could dodge every penalty
+    by naming an old version).
+    """
+
+    start_ms: int = 0
+    between_rounds_ms: int = 0
+    late_grace_ms: int = 1000
+
+    def __post_init__(self) -> None:
+        for name in ("start_ms", "between_rounds_ms", "late_grace_ms"):
+            if not 0 <= getattr(self, name) <= 600_000:
+                raise ValueError(f"table setting {name} must be between 0 and 600000 ms")
+
+
+LIVE = Settings(start_ms=3000, between_rounds_ms=8000)
+"""Settings for people: a start countdown and time to look at a round's result."""
+
+
+# Table events ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Starting(Event):
+    """The match starts (round 1 is dealt) at table time ``at``."""
+
+    at: int
+    kind: ClassVar[str] = "starting"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """Round ``number`` is dealt and on: every seat should look at its new view."""
+
+    number: int
+    kind: ClassVar[str] = "round_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Announced(Event):
+    """Nobody can act: the automatic step ``step`` (e.g. ``rotate``, ``flip``) runs at ``due``."""
+
+    step: str
+    due: int
+    kind: ClassVar[str] = "announced"
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled(Event):
+    """An accepted action cancelled the countdown of ``step``."""
+
+    step: str
+    kind: ClassVar[str] = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Penalised(Event):
+    """``seat`` played a wrong card and is frozen until table time ``until``."""
+
+    seat: int
+    until: int
+    kind: ClassVar[str] = "penalised"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored(Event):
+    """The finished round's result; the round was stored before anyone saw this."""
+
+    result: RoundResult
+    totals: tuple[int, ...]
+    kind: ClassVar[str] = "round_scored"
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound(Event):
+    """Round ``number`` will be dealt at table time ``at``."""
+
+    number: int
+    at: int
+    kind: ClassVar[str] = "next_round"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    """The match is over; it was stored before anyone saw this."""
+
+    result: MatchResult
+    kind: ClassVar[str] = "match_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the match log: at table time ``t``, ``seat`` sent ``action``."""
+
+    t: int
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What a seat (``None``: a spectator) may see of the whole table."""
+
+    game: str
+    phase: Phase
+    now: int
+    seat: int | None
+    players: int
+    round: int
+    state: Any
+    frozen_until: tuple[int, ...]
+    countdown: Announced | None
+    next_round_at: int | None
+    starts_at: int | None
+    results: tuple[RoundResult, ...]
+    totals: tuple[int, ...]
+    result: MatchResult | None
+
+
+Subscriber = Callable[[list[Event]], object]
+
+
+@dataclass(slots=True, eq=False)
+class _Subscription:
+    seat: int | None
+    callback: Subscriber
+    everything: bool = False
+
+
+@dataclass(slots=True)
+class _Due:
+    at: int
+    what: str
+    timer: Timer | None = field(default=None)
+
+
+class Table:
+    """A live match of one game at one table."""
+
+    def __init__(self, rules: Rules, options: Any, *, clock: Clock, seed: int = 0,
+                 first_round: Any = None, settings: Settings = Settings(),
+                 on_result: Callable[[Table, RoundResult, MatchResult | None], object] | None = None,
+                 on_entry: Callable[[Entry], object] | None = None) -> None:
+        self.rules = rules
+        self.options = options
+        self.settings = settings
+        self.seed = seed
+        self.clock = clock
+        self.match = rules.new_match(options, random.Random(seed), first_round)
+        self.first_deal: dict[str, Any] = rules.deal_to_json(self.match.round)
+        self.players: int = options.players
+        self.phase = Phase.WAITING
+        self.now = 0
+        self.log: list[Entry] = []
+        self.frozen_until = [0] * self.players
+        self.last_action = [-ONE_HAND_PAUSE_MS] * self.players
+        self.countdown: Announced | None = None
+        self.on_result = on_result
+        self.on_entry = on_entry
+        self._t0 = clock.time()
+        self._subscriptions: list[_Subscription] = []
+        self._due: list[_Due] = []
+        self._since: list[list[int]] = []
+        self._one_hand = [options.one_hand(seat) for seat in range(self.players)]
+        self._next_round_at: int | None = None
+        self._starts_at: int | None = None
+
+    # Observing ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The current round's state (private to the table, the rules and replays)."""
+        return self.match.round
+
+    def subscribe(self, seat: int | None, callback: Subscriber) -> Callable[[], None]:
+        """Send ``callback`` every event as ``seat`` may see it; returns the unsubscriber."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise NoSuchSeat(f"there is no seat {seat}")
+        return self._add(_Subscription(seat, callback))
+
+    def subscribe_all(self, callback: Subscriber) -> Callable[[], None]:
+        """Send ``callback`` every event unredacted: for storage and replays, never a client."""
+        return self._add(_Subscription(None, callback, everything=True))
+
+    def _add(self, subscription: _Subscription) -> Callable[[], None]:
+        self._subscriptions.append(subscription)
+
+        def unsubscribe() -> None:
+            if subscription in self._subscriptions:
+                self._subscriptions.remove(subscription)
+
+        return unsubscribe
+
+    def view(self, seat: int | None) -> TableView:
+        """Everything ``seat`` may see now; hands stay hidden until the match starts."""
+        shown = self.phase not in (Phase.WAITING, Phase.STARTING)
+        return TableView(
+            game=self.rules.INFO.name,
+            phase=self.phase,
+            now=self.now,
+            seat=seat,
+            players=self.players,
+            round=self.match.number,
+            state=self.rules.view(self.state, seat) if shown else None,
+            frozen_until=tuple(self.frozen_until),
+            countdown=self.countdown,
+            next_round_at=self._next_round_at,
+            starts_at=self._starts_at,
+            results=tuple(self.match.results),
+            totals=self._totals(),
+            result=self.match.result,
+        )
+
+    def time_ms(self) -> int:
+        """The table time now, in whole milliseconds since the table was made."""
+        return max(self.now, math.floor((self.clock.time() - self._t0) * 1000 + 1e-6))
+
+    # Acting ------------------------------------------------------------------------------
+
+    def start(self, at: int | None = None) -> None:
+        """Start the match: after the start countdown, round 1 is on."""
+        if self.phase is not Phase.WAITING:
+            raise NotPlaying("the table has started already")
+        self.now = self.time_ms() if at is None else at
+        if self.settings.start_ms:
+            self.phase = Phase.STARTING
+            self._starts_at = self.now + self.settings.start_ms
+            self._schedule(self._starts_at, "start")
+            self._publish([Starting(self._starts_at)])
+        else:
+            self._begin_round(self.now)
+
+    def submit(self, seat: int, action: Action, at: int | None = None) -> list[Event]:
+        """Apply ``seat``'s ``action`` now (or at table time ``at``, for replays).
+
+        Returns the accepted events; raises ``IllegalAction`` (state unchanged) otherwise.
+        """
+        t = self.time_ms() if at is None else max(at, self.now)
+        self.advance(t)
+        self.now = t
+        if not 0 <= seat < self.players:
+            raise NoSuchSeat(f"there is no seat {seat}")
+        entry = Entry(t, seat, action)
+        self.log.append(entry)
+        if self.on_entry is not None:
+            self.on_entry(entry)
+        if self.phase is not Phase.PLAYING:
+            raise RoundOver("the round is over") if self.phase in (Phase.BETWEEN, Phase.OVER) \
+                else NotPlaying("the round has not started")
+        if t < self.frozen_until[seat]:
+            raise Frozen(f"frozen for {self.frozen_until[seat] - t} ms more")
+        if self._one_hand[seat] and t < self.last_action[seat] + ONE_HAND_PAUSE_MS:
+            raise OneHand(f"one hand only: wait {self.last_action[seat] + ONE_HAND_PAUSE_MS - t}"
+                          " ms more")
+        try:
+            events = self.rules.apply(self.state, seat, action)
+        except TooLate as late:
+            pile = getattr(action, "pile", 0)
+            seen: int = getattr(action, "seen", 0)
+            replaced = self._since[pile][seen + 1]
+            if t - replaced <= self.settings.late_grace_ms:
+                raise
+            self._penalise(seat, t)
+            raise DoesNotFit(f"{late} {t - replaced} ms ago: that is too long") from None
+        except DoesNotFit:
+            self._penalise(seat, t)
+            raise
+        self.last_action[seat] = t
+        self._after(events, t)
+        return events
+
+    # Inside ------------------------------------------------------------------------------
+
+    def _penalise(self, seat: int, t: int) -> None:
+        penalty: int = self.options.penalty_ms
+        if penalty:
+            self.frozen_until[seat] = t + penalty
+            self._publish([Penalised(seat, t + penalty)])
+
+    def _after(self, events: list[Event], t: int) -> None:
+        """Bookkeeping after accepted events: versions, round end, the next automatic step."""
+        self._note_versions(t)
+        if self.state.over:
+            self._cancel("step")
+            self.countdown = None
+            events = events + self._finish_round(t)
+        else:
+            events = self._plan_step(events, t)
+        self._publish(events)
+
+    def _note_versions(self, t: int) -> None:
+        for pile, version in enumerate(self.rules.versions(self.state)):
+            times = self._since[pile]
+            while len(times) <= version:
+                times.append(t)
+
+    def _plan_step(self, events: list[Event], t: int) -> list[Event]:
+        step = self.rules.pending(self.state)
+        if self.countdown is not None:
+            if step is not None and step.kind == self.countdown.step and not events:
+                return events
+            events = [*events, Cancelled(self.countdown.step)]
+            self._cancel("step")
+            self.countdown = None
+        if step is not None:
+            self.countdown = Announced(step.kind, t + self.options.countdown_ms)
+            self._schedule(self.countdown.due, "step")
+            events = [*events, self.countdown]
+        return events
+
+    def _finish_round(self, t: int) -> list[Event]:
+        result = self.match.finish_round()
+        final = self.match.result
+        if self.on_result is not None:
+            self.on_result(self, result, final)
+        events: list[Event] = [RoundScored(result, self._totals())]
+        if final is not None:
+            self.phase = Phase.OVER
+            events.append(MatchEnded(final))
+        else:
+            self.phase = Phase.BETWEEN
+            self._next_round_at = t + self.settings.between_rounds_ms
+            self._schedule(self._next_round_at, "round")
+            events.append(NextRound(self.match.number + 1, self._next_round_at))
+        return events
+
+    def _totals(self) -> tuple[int, ...]:
+        totals = [0] * self.players
+        for result in self.match.results:
+            for seat, score in enumerate(result.scores):
+                totals[seat] += score
+        return tuple(totals)
+
+    def _begin_round(self, t: int) -> None:
+        if self.match.results and len(self.match.results) == self.match.number:
+            self.match.next_round()
+        self.phase = Phase.PLAYING
+        self._next_round_at = self._starts_at = None
+        self.frozen_until = [0] * self.players
+        self._since = [[t] * (v + 1) for v in self.rules.versions(self.state)]
+        self._publish(self._plan_step([RoundStarted(self.match.number)], t))
+
+    def _schedule(self, at: int, what: str) -> None:
+        due = _Due(at, what)
+        due.timer = self.clock.call_at(self._t0 + at / 1000, lambda: self._fire(due))
+        self._due.append(due)
+
+    def _cancel(self, what: str) -> None:
+        for due in [d for d in self._due if d.what == what]:
+            self._due.remove(due)
+            if due.timer is not None:
+                due.timer.cancel()
+
+    def advance(self, t: int) -> None:
+        """Run the table's own timers due by table time ``t``, as a virtual clock would."""
+        while self._due:
+            due = min(self._due, key=lambda d: d.at)
+            if due.at > t:
+                return
+            if due.timer is not None:
+                due.timer.cancel()
+            self._fire(due)
+
+    def _fire(self, due: _Due) -> None:
+        if due not in self._due:
+            return
+        self._due.remove(due)
+        self.now = max(self.now, due.at)
+        if due.what == "step":
+            self._run_step(due.at)
+        else:
+            self._begin_round(due.at)
+
+    def _run_step(self, t: int) -> None:
+        step = self.rules.pending(self.state)
+        self.countdown = None
+        if step is None:
+            return
+        events = self.rules.apply(self.state, None, step)
+        self._after(events, t)
+
+    def _publish(self, events: Sequence[Event]) -> None:
+        if not events:
+            return
+        for subscription in list(self._subscriptions):
+            if subscription.everything:
+                subscription.callback(list(events))
+                continue
+            seat = subscription.seat
+            seen = [e for e in (event.seen_by(seat) for event in events) if e is not None]
+            if seen:
+                subscription.callback(seen)
+
+
+def rejection(error: IllegalAction) -> dict[str, str]:
+    """An illegal action as JSON data with its stable code and readable reason."""
+    return {"code": error.code, "reason": str(error)}
