@@ -1,0 +1,345 @@
+"""The websocket protocol: every message either way, as msgspec Structs; docs/protocol.md explains.
+
+Each frame is one JSON object whose ``type`` names the message. :func:`decode` turns a client's
+text into a message or a :class:`ProtocolError` with a stable ``code``; :func:`encode` turns a
+server message into text.
+
+>>> decode('{"type": "join", "code": "K7M2QX"}')
+Join(code='K7M2QX', seat=None)
+>>> decode('{"type": "dance"}')
+Traceback (most recent call last):
+...
+zackzack.server.protocol.ProtocolError: unknown_type: unknown message type 'dance'
+>>> encode(Ack(ref=3, ok=True))
+'{"type":"ack","ref":3,"ok":true}'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+MAX_MESSAGE_CHARS = 16_384
+"""The longest client message accepted; longer ones get ``too_large`` (frames > 64 KiB close)."""
+
+NAME_CHARS = 24
+TITLE_CHARS = 40
+BOT_SPEC_CHARS = 64
+MAX_SEATS = 6
+
+Code = Annotated[str, Meta(min_length=1, max_length=16)]
+Ref = Annotated[int, Meta(ge=0, le=2**31 - 1)]
+SeatIndex = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be served; ``code`` is stable, the text says why."""
+
+    def __init__(self, code: str, reason: str, ref: int | None = None) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+        self.ref = ref
+
+
+ERRORS: dict[str, str] = {
+    "bad_json": "the frame is not a JSON object (or not a text frame)",
+    "too_large": f"the message is longer than {MAX_MESSAGE_CHARS} characters",
+    "unknown_type": "the message type is not one of this protocol's",
+    "bad_field": "a field is missing, unknown, of the wrong type or out of range",
+    "bad_options": "the game options are not playable (the reason says which)",
+    "bad_bot": "a bot seat names no known bot",
+    "no_such_game": "the game is not one of unter-spannung, schnelllauf",
+    "hello_first": "the first message must be hello",
+    "already_hello": "hello was sent twice on this connection",
+    "rate_limited": "too many messages; this one was dropped",
+    "no_such_table": "no live table has this code",
+    "no_such_seat": "the table has no such seat",
+    "seat_taken": "the seat is not open",
+    "table_full": "the table has no open seat",
+    "already_started": "the table has started; seats are fixed",
+    "not_seated": "you have no seat at this table",
+    "not_at_table": "this connection shows no table",
+    "not_creator": "only the table's creator may do this",
+    "not_ready": "some seats are open or some people are not ready",
+    "not_over": "the match is not over yet",
+    "internal": "the server failed; the table is unchanged",
+}
+"""Every ``error`` code; ``ack`` codes are these or the game's refusals (games/errors.py)."""
+
+
+# Client → server --------------------------------------------------------------------------
+
+
+class _In(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+    """A message from a client."""
+
+
+class Hello(_In, tag="hello", frozen=True):
+    """Who I am: my private token (``None``: new) and the name I want to show."""
+
+    token: Annotated[str, Meta(max_length=64)] | None = None
+    name: Annotated[str, Meta(max_length=NAME_CHARS)] = ""
+
+
+class Lobby(_In, tag="lobby", frozen=True):
+    """Show me the lobby: the open tables now and after every change."""
+
+
+class SeatSpec(Struct, forbid_unknown_fields=True, frozen=True):
+    """A seat of a new table: open for a person, or a bot (``bot``: a bot spec like "normal")."""
+
+    kind: Literal["open", "bot"]
+    bot: Annotated[str, Meta(max_length=BOT_SPEC_CHARS)] | None = None
+
+
+class Create(_In, tag="create", frozen=True):
+    """Make a table; the creator takes its first open seat (or watches if there is none)."""
+
+    game: Annotated[str, Meta(max_length=32)]
+    options: dict[str, Any] = {}
+    seats: Annotated[list[SeatSpec], Meta(min_length=1, max_length=MAX_SEATS)] | None = None
+    private: bool = False
+    title: Annotated[str, Meta(max_length=TITLE_CHARS)] | None = None
+
+
+class Join(_In, tag="join", frozen=True):
+    """Take a seat (``None``: my own seat if I have one there, else the first open one)."""
+
+    code: Code
+    seat: SeatIndex | None = None
+
+
+class Watch(_In, tag="watch", frozen=True):
+    """Show me a table: from my seat if I have one there, else as a spectator."""
+
+    code: Code
+
+
+class Leave(_In, tag="leave", frozen=True):
+    """Stop showing me the table; before the start this also gives up my seat."""
+
+
+class Ready(_In, tag="ready", frozen=True):
+    """I am (not) ready to start."""
+
+    ready: bool = True
+
+
+class SetSeat(_In, tag="seat", frozen=True):
+    """The creator, before the start: open a seat, or put a bot in it."""
+
+    seat: SeatIndex
+    kind: Literal["open", "bot"]
+    bot: Annotated[str, Meta(max_length=BOT_SPEC_CHARS)] | None = None
+
+
+class Start(_In, tag="start", frozen=True):
+    """The creator starts the match: the 3-2-1 countdown runs, then round 1 is on."""
+
+
+class Rematch(_In, tag="rematch", frozen=True):
+    """After the match: a new table with the same seats and options."""
+
+
+class Act(_In, tag="act", frozen=True):
+    """Do ``action`` (the game's action JSON) at my seat; answered by an ``ack`` with ``ref``."""
+
+    ref: Ref
+    action: dict[str, Any]
+
+
+class Ping(_In, tag="ping", frozen=True):
+    """Are you there? ``t`` comes back in the ``pong``."""
+
+    t: float = 0.0
+
+
+ClientMessage = Hello | Lobby | Create | Join | Watch | Leave | Ready | SetSeat | Start | Rematch \
+    | Act | Ping
+
+CLIENT_TYPES: tuple[str, ...] = ("hello", "lobby", "create", "join", "watch", "leave", "ready",
+                                 "seat", "start", "rematch", "act", "ping")
+
+
+# Server → client --------------------------------------------------------------------------
+
+
+class _Out(Struct, tag_field="type", frozen=True):
+    """A message to a client."""
+
+
+class TableRef(Struct, frozen=True):
+    """A live table where the player holds a seat (in ``welcome``, to offer going back)."""
+
+    code: str
+    seat: int
+    game: str
+    phase: str
+
+
+class Welcome(_Out, tag="welcome", frozen=True):
+    """You are ``player`` (public id); keep ``token`` secret to come back as yourself."""
+
+    player: str
+    token: str
+    name: str
+    tables: list[TableRef] = []
+
+
+class SeatInfo(Struct, frozen=True):
+    """One seat as everybody may see it; ``player`` is the public id of a person."""
+
+    kind: Literal["open", "human", "bot"]
+    name: str | None = None
+    player: str | None = None
+    bot: str | None = None
+    connected: bool = False
+    ready: bool = False
+
+
+class LobbyTable(Struct, frozen=True):
+    """One public table in the lobby."""
+
+    code: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    phase: str
+    watchers: int
+    private: bool = False
+
+
+class LobbyList(_Out, tag="lobby", frozen=True):
+    """The public live tables, newest first; sent on ``lobby`` and again on every change."""
+
+    tables: list[LobbyTable]
+
+
+class TableInfo(Struct, frozen=True):
+    """A table as one connection sees it: ``you`` is its seat (``None``: watching)."""
+
+    code: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    creator: str
+    you: int | None
+    phase: str
+    link: str
+    private: bool
+    watchers: int
+    match: str | None = None
+    rematch: str | None = None
+
+
+class TableState(_Out, tag="table", frozen=True):
+    """The whole table for this connection: on join, watch, reconnect and every seat change."""
+
+    table: TableInfo
+    view: Any
+    now: int
+
+
+class Events(_Out, tag="events", frozen=True):
+    """What just happened at the table, as this seat may see it, and the fresh view."""
+
+    events: list[Any]
+    view: Any
+    now: int
+
+
+class Ack(_Out, tag="ack", frozen=True, omit_defaults=True):
+    """The answer to ``act`` ``ref``: accepted, or refused with the game's reason code."""
+
+    ref: int
+    ok: bool
+    code: str | None = None
+    reason: str | None = None
+
+
+class Error(_Out, tag="error", frozen=True):
+    """A message that was refused; nothing changed."""
+
+    code: str
+    reason: str
+    ref: int | None = None
+
+
+class Left(_Out, tag="left", frozen=True):
+    """This connection no longer shows table ``code``."""
+
+    code: str
+
+
+class RematchOffer(_Out, tag="rematch", frozen=True):
+    """Someone asked for a rematch of ``previous``: your seat is waiting at table ``code``."""
+
+    code: str
+    previous: str
+    by: str
+
+
+class Pong(_Out, tag="pong", frozen=True):
+    """The answer to ``ping``."""
+
+    t: float
+
+
+ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer \
+    | Pong
+
+
+# Coding ------------------------------------------------------------------------------------
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+_TYPE = re.compile(r"Invalid value '(.*)' - at `\$\.type`")
+
+
+def decode(text: str | bytes) -> ClientMessage:
+    """The client message in ``text``, or a ``ProtocolError`` saying what is wrong."""
+    if not isinstance(text, str):
+        raise ProtocolError("bad_json", "send JSON in text frames, not binary ones")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
+    try:
+        message: ClientMessage = _decoder.decode(text)
+    except msgspec.ValidationError as error:
+        raise _invalid(text, str(error)) from None
+    except msgspec.DecodeError as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    return message
+
+
+def _invalid(text: str, problem: str) -> ProtocolError:
+    ref = _ref(text)
+    found = _TYPE.fullmatch(problem)
+    if found:
+        return ProtocolError("unknown_type", f"unknown message type {found.group(1)!r}", ref)
+    if problem.startswith("Object missing required field `type`"):
+        return ProtocolError("unknown_type", "every message needs a \"type\"", ref)
+    if problem.startswith("Expected `object`"):
+        return ProtocolError("bad_json", "a message is a JSON object", ref)
+    return ProtocolError("bad_field", problem, ref)
+
+
+def _ref(text: str) -> int | None:
+    """The ``ref`` of a malformed ``act``, so that its error can name it."""
+    try:
+        data = msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return None
+    ref = data.get("ref") if isinstance(data, dict) else None
+    return ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < 2**31 \
+        else None
+
+
+def encode(message: ServerMessage) -> str:
+    """The JSON text of a server message."""
+    return _encoder.encode(message).decode()
