@@ -6,7 +6,7 @@ and every action that reached the table with its time. ``docs/formats.md`` docum
 >>> log = parse_log({"format": "zackzack-log", "version": 1, "game": "unter-spannung",
 ...     "options": {"players": 2}, "seed": 3, "actions": [
 ...         {"t": 500, "seat": 1, "action": {"type": "draw"}}]})
->>> [step.outcome for step in replay(log).steps]
+>>> [step.outcome for step in replay(log).steps if step.action is not None]
 ['accepted']
 """
 

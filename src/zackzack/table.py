@@ -179,6 +179,8 @@ class TableView:
 
 
 Subscriber = Callable[[list[Event]], object]
+ResultHook = Callable[["Table", RoundResult, MatchResult | None], object]
+"""Called with each round's result (and the match's, at its end) before anyone is told."""
 
 
 @dataclass(slots=True, eq=False)
@@ -200,7 +202,7 @@ class Table:
 
     def __init__(self, rules: Rules, options: Any, *, clock: Clock, seed: int = 0,
                  first_round: Any = None, settings: Settings = Settings(),
-                 on_result: Callable[[Table, RoundResult, MatchResult | None], object] | None = None,
+                 on_result: ResultHook | None = None,
                  on_entry: Callable[[Entry], object] | None = None) -> None:
         self.rules = rules
         self.options = options
@@ -208,7 +210,8 @@ class Table:
         self.seed = seed
         self.clock = clock
         self.match = rules.new_match(options, random.Random(seed), first_round)
-        self.first_deal: dict[str, Any] = rules.deal_to_json(self.match.round)
+        self.first_deal: dict[str, Any] | None = (
+            rules.deal_to_json(first_round) if first_round is not None else None)
         self.players: int = options.players
         self.phase = Phase.WAITING
         self.now = 0

@@ -92,7 +92,10 @@ class Card:
                 break
         if not found or not value.isdigit() or not spread.isdigit():
             raise ValueError(f"a card is written like '7±2', got {text!r}")
-        return cls(int(value), int(spread))
+        try:
+            return cls(int(value), int(spread))
+        except ValueError as error:
+            raise ValueError(f"{text!r}: {error}") from None
 
 
 def allowed_values(card: Card) -> frozenset[int]:
@@ -136,11 +139,11 @@ class Options:
     def __post_init__(self) -> None:
         if not INFO.min_players <= self.players <= INFO.max_players:
             raise OptionsError(f"Unter Spannung is for 2 to 6 players, not {self.players}")
-        needed = self.players * (HAND_SIZE + 1) + 1
+        needed = self.players * HAND_SIZE + 1
         if len(self.deck) < needed:
             raise OptionsError(
                 f"a deck for {self.players} players needs at least {needed} cards "
-                f"(a draw pile of {HAND_SIZE + 1} each and a start card), not {len(self.deck)}")
+                f"({HAND_SIZE} for each hand and a start card), not {len(self.deck)}")
         for name in ("penalty_ms", "countdown_ms"):
             if not 0 <= getattr(self, name) <= 10_000:
                 raise OptionsError(f"{name} must be between 0 and 10000")
@@ -163,7 +166,7 @@ def parse_options(data: Mapping[str, Any]) -> Options:
         if data.get("deck") is not None:
             if not isinstance(data["deck"], list):
                 raise ValueError(f"{where}: deck must be a list of cards like '7±2'")
-            deck = tuple(Card.parse(text) for text in data["deck"])
+            deck = tuple(_cards(data["deck"], f"{where}.deck"))
         return Options(
             players=whole(data, "players", where, 0, 99, 4),
             tournament=flag(data, "tournament", where, False),
@@ -373,7 +376,7 @@ def minus_points(state: State) -> tuple[int, ...]:
 
 
 def apply(state: State, seat: int | None, action: Action) -> list[Event]:
-    """Apply ``action`` by ``seat`` (``None``: the table's automatic step) or raise ``IllegalAction``.
+    """Apply ``action`` by ``seat`` (``None``: the table's own step) or raise ``IllegalAction``.
 
     >>> deck = tuple(map(Card.parse, "3±1 8±2 6±1 9±3 1±1 2±2 5±2 4±1 4±2 4±3 7±1".split()))
     >>> state = parse_deal({"hands": [["3±1", "8±2", "4±1"], ["6±1", "9±3", "4±2"]],
@@ -392,7 +395,9 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
         due = pending(state)
         if due is None or type(due) is not type(action):
             raise NotPending(f"{action.kind} is not due")
-        return _rotate(state) if isinstance(action, Rotate) else _end(state, None, "nichts_geht_mehr")
+        if isinstance(action, Rotate):
+            return _rotate(state)
+        return _end(state, None, "nichts_geht_mehr")
     if not 0 <= seat < len(state.hands):
         raise NoSuchSeat(f"there is no seat {seat}")
     if isinstance(action, Play):
@@ -530,7 +535,7 @@ def _cards(data: Any, where: str) -> list[Card]:
 
 
 def parse_deal(data: Any, options: Options) -> State:
-    """A round laid out exactly as ``data`` says: hands, draw piles and discard pile, bottom to top."""
+    """A round laid out exactly as ``data`` says: hands, draw and discard piles, bottom to top."""
     where = "deal"
     try:
         check_keys(data, where, {"hands", "draw_piles", "discard_pile", "face_down"},
@@ -633,7 +638,7 @@ class Match:
 
     def _placings(self, last: State) -> MatchResult:
         order = sorted(range(self.options.players), key=lambda s: self.totals[s])
-        placings = []
+        placings: list[Placing] = []
         for rank, seat in enumerate(order):
             place = rank + 1
             if rank and self.totals[seat] == self.totals[order[rank - 1]]:
@@ -653,8 +658,36 @@ def new_match(options: Options, rng: random.Random, first_round: State | None = 
 
 
 __all__: Sequence[str] = (
-    "INFO", "STANDARD_DECK", "Card", "Draw", "Drew", "EndRound", "Match", "Options", "Play",
-    "Played", "Rotate", "Rotated", "RoundEnded", "State", "View", "WentOut", "action_from_json",
-    "allowed_values", "apply", "cards", "deal", "deal_to_json", "fits", "legal_actions",
-    "new_match", "options_to_json", "versions", "parse_deal", "parse_options", "pending", "view", "wrap",
+    "INFO",
+    "STANDARD_DECK",
+    "Card",
+    "Draw",
+    "Drew",
+    "EndRound",
+    "Match",
+    "Options",
+    "Play",
+    "Played",
+    "Rotate",
+    "Rotated",
+    "RoundEnded",
+    "State",
+    "View",
+    "WentOut",
+    "action_from_json",
+    "allowed_values",
+    "apply",
+    "cards",
+    "deal",
+    "deal_to_json",
+    "fits",
+    "legal_actions",
+    "new_match",
+    "options_to_json",
+    "parse_deal",
+    "parse_options",
+    "pending",
+    "versions",
+    "view",
+    "wrap",
 )
