@@ -13,7 +13,7 @@ and every action that reached the table with its time. ``docs/formats.md`` docum
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,8 +196,12 @@ class Replay:
     steps: list[Step] = field(default_factory=list)
 
 
-def replay(log: MatchLog, until: int | None = None) -> Replay:
-    """Re-run ``log`` through a table on the virtual clock (to table time ``until``)."""
+def replay(log: MatchLog, until: int | None = None,
+           on_step: Callable[[Step, Table], object] | None = None) -> Replay:
+    """Re-run ``log`` through a table on the virtual clock (to table time ``until``).
+
+    ``on_step`` sees each step with the table right after it (the server's replay views).
+    """
     rules = log.rules
     clock = VirtualClock()
     first = rules.parse_deal(log.deal, log.options) if log.deal is not None else None
@@ -207,10 +211,15 @@ def replay(log: MatchLog, until: int | None = None) -> Replay:
     own: list[Event] = []
     table.subscribe_all(own.extend)
 
+    def add(step: Step) -> None:
+        result.steps.append(step)
+        own.clear()
+        if on_step is not None:
+            on_step(step, table)
+
     def flush(t: int) -> None:
         if own:
-            result.steps.append(Step(t, None, None, "table", tuple(own)))
-            own.clear()
+            add(Step(t, None, None, "table", tuple(own)))
 
     def run_to(t: int) -> None:
         while clock.step(t / 1000):
@@ -228,12 +237,10 @@ def replay(log: MatchLog, until: int | None = None) -> Replay:
         try:
             table.submit(entry.seat, entry.action, at=entry.t)
         except IllegalAction as error:
-            result.steps.append(Step(entry.t, entry.seat, entry.action, "rejected", tuple(own),
-                                     code=error.code, reason=str(error)))
-            own.clear()
+            add(Step(entry.t, entry.seat, entry.action, "rejected", tuple(own),
+                     code=error.code, reason=str(error)))
             continue
-        result.steps.append(Step(entry.t, entry.seat, entry.action, "accepted", tuple(own)))
-        own.clear()
+        add(Step(entry.t, entry.seat, entry.action, "accepted", tuple(own)))
     end = log.end_ms if until is None else until
     if end is not None:
         run_to(end)
