@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from zackzack.games import unter_spannung
+from zackzack.games import schnelllauf, unter_spannung
 from zackzack.games.base import Rules
 
 GAMES: dict[str, Rules] = {
     unter_spannung.INFO.name: unter_spannung,
-
+    schnelllauf.INFO.name: schnelllauf,
 }
 
 

@@ -1,0 +1,1051 @@
+"""Schnelllauf: two players race to play their layout onto two piles, one rank up or down.
+
+The pure rules of one round and of the match (``Match``), in which the round's winner sheds
+cards until one player has none left. Suits play no part; the ace sits between K and 2:
+
+>>> fits(Card.parse("10s"), frozenset({11})), fits(Card.parse("Qd"), frozenset({11}))
+(True, True)
+>>> fits(Card.parse("2h"), frozenset({13})), fits(Card.parse("Ac"), frozenset({13}), wrap=False)
+(False, False)
+>>> stands_after(JOKER, frozenset({3})) == {2, 4}  # 3 – Joker – 5
+True
+
+Decisions RULES.md leaves open:
+
+- ``Play`` names the card, not the place (two hands may have two actions in flight); with
+  equal cards face up in two places, the first place gives it. A pile not started (short
+  stack) or a place that does not exist is ``NoSuchPile``.
+- A move must turn up a card: moving a pile's only card (``NothingToReveal``) changes
+  nothing and would let a round go round in circles.
+- A pile's version rises with every change of the pile: play, flip and reshuffle.
+- A dead end (``EndRound``) ends the round with no winner: nobody can play or move, no
+  reserve can flip and nothing is left to reshuffle; or a reshuffle is due again although
+  nobody has played or moved since the last one and no joker waits under a top (every card
+  has been on top once and nothing fitted, so nothing ever will). Each player then takes
+  back their layout, their reserve and the pile they started.
+- Reshuffles draw from ``random.Random`` seeded with the round's ``seed`` and the number of
+  the reshuffle, so ``deal_to_json`` holds all a round needs to go on identically.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from zackzack.games.base import (
+    Action,
+    Event,
+    GameInfo,
+    MatchResult,
+    Placing,
+    RoundResult,
+    check_keys,
+    flag,
+    whole,
+)
+from zackzack.games.errors import (
+    BadAction,
+    DoesNotFit,
+    LogError,
+    NoSuchPile,
+    NoSuchSeat,
+    NothingToReveal,
+    NotPending,
+    NotYourCard,
+    OptionsError,
+    PlaceNotEmpty,
+    RoundOver,
+    TooLate,
+)
+from zackzack.games.unter_spannung import check_cards
+
+INFO = GameInfo("schnelllauf", "Schnelllauf", min_players=2, max_players=2)
+PLACES = 5
+"""Layout places per player."""
+ALL_RANKS = frozenset(range(1, 14))
+"""Every rank, A (1) to K (13): what fits on a free pile."""
+
+_RANK_NAMES = ("*", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_RANKS = {name: rank for rank, name in enumerate(_RANK_NAMES) if rank}
+
+
+class Suit(enum.StrEnum):
+    """A French suit; it plays no part in Schnelllauf but tells equal ranks apart."""
+
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+
+_SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A French card: rank 1 (A) … 11 (J), 12 (Q), 13 (K) and suit, or the joker (rank 0).
+
+    ``key`` (rank × 4 + suit) is its hash, precomputed: cards are hashed in the hot path.
+
+    >>> Card(7, Suit.HEARTS), str(Card(10, Suit.SPADES)), str(Card(1, Suit.HEARTS)), str(JOKER)
+    (Card.parse('7h'), '10s', 'Ah', '*')
+    >>> Card.parse("Qd") == Card(12, Suit.DIAMONDS), Card.parse("*") == JOKER
+    (True, True)
+    """
+
+    rank: int
+    suit: Suit | None
+    key: int = field(init=False, repr=False, compare=False)
+    NOTATION: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rank, bool) or not isinstance(self.rank, int) \
+                or not 0 <= self.rank <= 13:
+            raise ValueError(f"card rank must be 0 (joker) to 13 (K), got {self.rank!r}")
+        if self.rank == 0:
+            if self.suit is not None:
+                raise ValueError(f"a joker has no suit, got {self.suit!r}")
+        elif not isinstance(self.suit, Suit):
+            raise ValueError(f"card suit must be a Suit, got {self.suit!r}")
+        object.__setattr__(self, "key", self.rank * 4 + _SUIT_INDEX.get(self.suit, 0))
+
+    def __hash__(self) -> int:
+        return self.key
+
+    def __str__(self) -> str:
+        return "*" if self.suit is None else _RANK_NAMES[self.rank] + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card.parse('{self}')"
+
+    @property
+    def joker(self) -> bool:
+        """Whether this is a joker."""
+        return self.rank == 0
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The card written ``7h``, ``10s``, ``Ah``, ``Jc``, ``Qd``, ``Ks`` or ``*`` (joker)."""
+        if isinstance(text, str):
+            text = text.strip()
+            if text == "*":
+                return JOKER
+            rank = _RANKS.get(text[:-1].upper())
+            suit = text[-1:].lower()
+            if rank is not None and suit in ("c", "d", "h", "s"):
+                return cls(rank, Suit(suit))
+        raise ValueError(f"a card is written like '7h', '10s', 'Qd' or '*', got {text!r}")
+
+
+JOKER = Card(0, None)
+"""The joker; all jokers are alike."""
+
+
+def deck(jokers: int = 3) -> tuple[Card, ...]:
+    """One player's French deck: 52 cards, then ``jokers`` jokers.
+
+    >>> len(deck()), len(deck(0)), deck()[0], deck()[-1]
+    (55, 52, Card.parse('Ac'), Card.parse('*'))
+    """
+    return _FRENCH + (JOKER,) * jokers
+
+
+_FRENCH = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
+
+
+def decks(options: Options) -> Counter[Card]:
+    """Every card of a round: both players' decks, as a multiset."""
+    counter = Counter(deck(options.jokers))
+    return counter + counter
+
+
+# Ranks, piles and what fits --------------------------------------------------------------
+
+
+def _neighbours(rank: int, wrap: bool) -> frozenset[int]:
+    if rank == 0:
+        return frozenset()
+    below = rank - 1 if rank > 1 else 13 if wrap else 0
+    above = rank + 1 if rank < 13 else 1 if wrap else 0
+    return frozenset(r for r in (below, above) if r)
+
+
+_NEIGHBOURS: tuple[tuple[frozenset[int], ...], ...] = tuple(
+    tuple(_neighbours(rank, bool(wrap)) for rank in range(14)) for wrap in (0, 1))
+"""``_NEIGHBOURS[wrap][rank]``: the ranks next to ``rank`` (none for the joker, 0)."""
+_SINGLE: tuple[frozenset[int], ...] = tuple(frozenset({rank}) for rank in range(14))
+_REACH: dict[tuple[frozenset[int], bool], frozenset[int]] = {}
+
+
+def neighbours(rank: int, wrap: bool = True) -> frozenset[int]:
+    """The ranks one higher and one lower than ``rank``; with ``wrap`` the ace is next to K.
+
+    >>> neighbours(11) == {10, 12}, neighbours(13) == {12, 1}, neighbours(1) == {13, 2}
+    (True, True, True)
+    >>> neighbours(13, wrap=False) == {12}, neighbours(1, wrap=False) == {2}
+    (True, True)
+    """
+    if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= 13:
+        raise ValueError(f"a rank is 1 (A) to 13 (K), got {rank!r}")
+    return _NEIGHBOURS[wrap][rank]
+
+
+def _reach(stands: frozenset[int], wrap: bool) -> frozenset[int]:
+    """Every rank next to a rank in ``stands`` (memoized: piles stand for few distinct sets)."""
+    key = (stands, wrap)
+    found = _REACH.get(key)
+    if found is None:
+        table = _NEIGHBOURS[wrap]
+        found = _REACH[key] = frozenset().union(*(table[rank] for rank in stands))
+    return found
+
+
+def fits(card: Card, stands: frozenset[int] | None, wrap: bool = True) -> bool:
+    """Whether ``card`` may go on a pile whose top stands for ``stands`` (``None``: free).
+
+    >>> fits(Card.parse("5c"), frozenset({4})), fits(Card.parse("6c"), frozenset({4}))
+    (True, False)
+    >>> fits(Card.parse("6c"), None), fits(JOKER, frozenset({4}))
+    (True, True)
+    """
+    return card.rank == 0 or stands is None or card.rank in _reach(stands, wrap)
+
+
+def stands_after(card: Card, stands: frozenset[int] | None,
+                 wrap: bool = True) -> frozenset[int] | None:
+    """What a pile stands for once ``card`` is played on a top standing for ``stands``.
+
+    A normal card stands for its rank; a joker for whichever neighbour the next card needs,
+    and on a free pile the pile stays free:
+
+    >>> sorted(stands_after(JOKER, frozenset({4}))), stands_after(JOKER, None)
+    ([3, 5], None)
+    >>> sorted(stands_after(Card.parse("Kh"), None))
+    [13]
+    """
+    if card.rank:
+        return _SINGLE[card.rank]
+    return None if stands is None else _reach(stands, wrap)
+
+
+def _fitting(stands: frozenset[int] | None, started: bool, wrap: bool) -> frozenset[int]:
+    """The ranks of normal cards that fit a pile now (none on a pile not started)."""
+    if not started:
+        return frozenset()
+    return ALL_RANKS if stands is None else _reach(stands, wrap)
+
+
+# Options ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The table options of Schnelllauf (RULES.md); invalid ones raise ``OptionsError``.
+
+    ``pile_size`` and ``one_hand_seats`` are the handicaps, per seat.
+
+    >>> Options(players=3)
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: Schnelllauf is for exactly 2 players, not 3
+    >>> Options(pile_size=(3, 4)).pile_size
+    (3, 4)
+    """
+
+    players: int = 2
+    jokers: int = 3
+    wrap: bool = True
+    pile_size: tuple[int, int] = (3, 3)
+    one_hand_seats: tuple[bool, bool] = (False, False)
+    max_rounds: int = 200
+    penalty_ms: int = 1000
+    countdown_ms: int = 1500
+
+    def __post_init__(self) -> None:
+        if self.players != 2:
+            raise OptionsError(f"Schnelllauf is for exactly 2 players, not {self.players}")
+        if not _is_int(self.jokers) or not 0 <= self.jokers <= 3:
+            raise OptionsError(f"jokers must be 0 to 3 per deck, not {self.jokers!r}")
+        if not isinstance(self.wrap, bool):
+            raise OptionsError(f"wrap must be true or false, not {self.wrap!r}")
+        if not (isinstance(self.pile_size, tuple) and len(self.pile_size) == 2
+                and all(_is_int(n) and n in (3, 4) for n in self.pile_size)):
+            raise OptionsError(f"pile_size must be 3 or 4 cards for each of the 2 seats, "
+                               f"not {self.pile_size!r}")
+        if not (isinstance(self.one_hand_seats, tuple) and len(self.one_hand_seats) == 2
+                and all(isinstance(b, bool) for b in self.one_hand_seats)):
+            raise OptionsError(f"one_hand_seats must be true or false for each of the 2 seats, "
+                               f"not {self.one_hand_seats!r}")
+        if not _is_int(self.max_rounds) or not 1 <= self.max_rounds <= 1000:
+            raise OptionsError(f"max_rounds must be between 1 and 1000, not {self.max_rounds!r}")
+        for name in ("penalty_ms", "countdown_ms"):
+            value = getattr(self, name)
+            if not _is_int(value) or not 0 <= value <= 10_000:
+                raise OptionsError(f"{name} must be between 0 and 10000, not {value!r}")
+
+    def one_hand(self, seat: int) -> bool:
+        """Whether ``seat`` plays with the "one hand only" handicap."""
+        return self.one_hand_seats[seat]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_options(data: Mapping[str, Any]) -> Options:
+    """Options from JSON data (lists for the per-seat pairs); bad fields raise ``OptionsError``.
+
+    >>> parse_options({"jokers": 0, "pile_size": [4, 3], "one_hand_seats": [False, True]})
+    Options(players=2, jokers=0, wrap=True, pile_size=(4, 3), one_hand_seats=(False, True), \
+max_rounds=200, penalty_ms=1000, countdown_ms=1500)
+    >>> parse_options({"jokers": 4})
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: options: jokers must be between 0 and 3, got 4
+    """
+    where = "options"
+    try:
+        check_keys(data, where, {"players", "jokers", "wrap", "pile_size", "one_hand_seats",
+                                 "max_rounds", "penalty_ms", "countdown_ms"})
+        return Options(
+            players=whole(data, "players", where, 0, 99, 2),
+            jokers=whole(data, "jokers", where, 0, 3, 3),
+            wrap=flag(data, "wrap", where, True),
+            pile_size=_pair(data, "pile_size", (3, 3), lambda v: _is_int(v) and v in (3, 4),
+                            "3 or 4"),
+            one_hand_seats=_pair(data, "one_hand_seats", (False, False),
+                                 lambda v: isinstance(v, bool), "true or false"),
+            max_rounds=whole(data, "max_rounds", where, 1, 1000, 200),
+            penalty_ms=whole(data, "penalty_ms", where, 0, 10_000, 1000),
+            countdown_ms=whole(data, "countdown_ms", where, 0, 10_000, 1500),
+        )
+    except OptionsError:
+        raise
+    except ValueError as error:
+        raise OptionsError(str(error)) from None
+
+
+def _pair(data: Mapping[str, Any], key: str, default: tuple[Any, Any],
+          good: Any, what: str) -> Any:
+    value = data.get(key)
+    if value is None:
+        return default
+    if not (isinstance(value, list | tuple) and len(value) == 2 and all(map(good, value))):
+        raise ValueError(f"options: {key} must be a list of two values, {what} each, "
+                         f"got {value!r}")
+    return tuple(value)
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    """Options as JSON data that ``parse_options`` reads back.
+
+    >>> parse_options(options_to_json(Options(wrap=False, pile_size=(3, 4)))).pile_size
+    (3, 4)
+    """
+    return {
+        "players": options.players, "jokers": options.jokers, "wrap": options.wrap,
+        "pile_size": list(options.pile_size), "one_hand_seats": list(options.one_hand_seats),
+        "max_rounds": options.max_rounds, "penalty_ms": options.penalty_ms,
+        "countdown_ms": options.countdown_ms,
+    }
+
+
+# Actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play face-up ``card`` from one's layout onto discard pile ``pile``, aimed at ``seen``.
+
+    The card is named by value, not by place: with both hands two actions may be in flight,
+    and the card the player saw is the one they mean.
+    """
+
+    card: Card
+    pile: int
+    seen: int | None = None
+    kind: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Move the top card of place ``source`` into the empty place ``target``, revealing one."""
+
+    source: int
+    target: int
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Flip(Action):
+    """Stalemate: each player turns the top of their reserve onto the pile they started."""
+
+    kind: ClassVar[str] = "flip"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle(Action):
+    """Both reserves empty: every discard pile but its top becomes its starter's reserve."""
+
+    kind: ClassVar[str] = "reshuffle"
+
+
+@dataclass(frozen=True, slots=True)
+class EndRound(Action):
+    """A dead end: nobody can ever play again, so the round ends with no winner."""
+
+    kind: ClassVar[str] = "end_round"
+
+
+_FLIP, _RESHUFFLE, _END_ROUND = Flip(), Reshuffle(), EndRound()
+
+
+def action_from_json(data: Any) -> Play | Move | Flip | Reshuffle | EndRound:
+    """An action from JSON data such as ``{"type": "play", "card": "7h", "pile": 0, "seen": 3}``.
+
+    >>> action_from_json({"type": "play", "card": "7h", "pile": 0, "seen": 3})
+    Play(card=Card.parse('7h'), pile=0, seen=3)
+    >>> action_from_json({"type": "move", "source": 1, "target": 4})
+    Move(source=1, target=4)
+    >>> action_from_json({"type": "play", "card": "7h", "pile": 2})
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.BadAction: play: pile must be between 0 and 1, got 2
+    """
+    try:
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        if kind == "play":
+            check_keys(data, "play", {"type", "card", "pile", "seen"}, {"card", "pile"})
+            seen = data.get("seen")
+            if seen is not None:
+                seen = whole(data, "seen", "play", 0, 1 << 31)
+            pile = whole(data, "pile", "play", 0, 1)
+            return Play(Card.parse(data["card"]), pile, seen)
+        if kind == "move":
+            check_keys(data, "move", {"type", "source", "target"}, {"source", "target"})
+            return Move(whole(data, "source", "move", 0, PLACES - 1),
+                        whole(data, "target", "move", 0, PLACES - 1))
+        simple: dict[str, type[Flip | Reshuffle | EndRound]] = {
+            "flip": Flip, "reshuffle": Reshuffle, "end_round": EndRound}
+        if kind in simple:
+            check_keys(data, str(kind), {"type"})
+            return simple[kind]()
+    except ValueError as error:
+        raise BadAction(str(error)) from None
+    raise BadAction(f"unknown action {kind!r}; Schnelllauf knows play and move")
+
+
+# Events ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """``seat`` played ``card`` from ``place`` onto ``pile``, now at ``version``; ``revealed`` is
+    the card turned face up under it (``None``: the place is empty)."""
+
+    seat: int
+    card: Card
+    pile: int
+    version: int
+    place: int
+    revealed: Card | None
+    kind: ClassVar[str] = "played"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """``seat`` moved ``card`` from place ``source`` into the empty ``target``, revealing one."""
+
+    seat: int
+    source: int
+    target: int
+    card: Card
+    revealed: Card
+    kind: ClassVar[str] = "moved"
+
+
+@dataclass(frozen=True, slots=True)
+class Flipped(Event):
+    """Stalemate: each seat's reserve card turned onto its pile (``None``: none), new versions."""
+
+    cards: tuple[Card | None, Card | None]
+    versions: tuple[int, int]
+    kind: ClassVar[str] = "flipped"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled(Event):
+    """Both reserves were empty: the piles but their tops are the new reserves (counts only)."""
+
+    reserve_counts: tuple[int, int]
+    versions: tuple[int, int]
+    kind: ClassVar[str] = "reshuffled"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """The round is over: the winner (``None``: a dead end) and each layout's cards left."""
+
+    winner: int | None
+    reason: str
+    cards_left: tuple[int, int]
+    kind: ClassVar[str] = "round_ended"
+
+
+# State and view --------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class State:
+    """One round. All piles are lists from bottom to top; discard pile ``i`` is seat ``i``'s.
+
+    ``layouts[seat][place]`` is a layout pile, its top face up; a discard pile not started is
+    empty. ``stands[i]`` is what pile ``i``'s top stands for (``None``: free), ``versions[i]``
+    counts its changes and ``history[i][v]`` is what it stood for at version ``v``. Reshuffles
+    draw from ``random.Random`` seeded with ``seed`` and the number of earlier reshuffles.
+    ``quiet`` says nobody has played or moved since the last reshuffle.
+    """
+
+    options: Options
+    layouts: list[list[list[Card]]]
+    reserves: list[list[Card]]
+    discard_piles: list[list[Card]]
+    stands: list[frozenset[int] | None] = field(default_factory=list)
+    seed: int = 0
+    reshuffles: int = 0
+    quiet: bool = False
+    versions: list[int] = field(default_factory=list)
+    history: list[list[frozenset[int] | None]] = field(default_factory=list)
+    fitting: list[frozenset[int]] = field(default_factory=list, repr=False)
+    winner: int | None = None
+    over: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.stands:
+            self.stands = [None if not pile or pile[-1].rank == 0 else _SINGLE[pile[-1].rank]
+                           for pile in self.discard_piles]
+        if not self.history:
+            self.versions = [0] * len(self.discard_piles)
+            self.history = [[stands] for stands in self.stands]
+        self.fitting = [_fitting(stands, bool(pile), self.options.wrap)
+                        for stands, pile in zip(self.stands, self.discard_piles, strict=True)]
+
+    @property
+    def players(self) -> int:
+        """The number of seats: 2."""
+        return len(self.layouts)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a seat (``None``: a spectator) sees of a round; in Schnelllauf all of it is public.
+
+    ``layouts[seat][place]`` is the face-up top card (``None``: empty place) and how many
+    face-down cards lie under it; ``tops[i]`` is discard pile ``i``'s top (``None``: not
+    started) and ``stands[i]`` what it stands for (``None``: free).
+    """
+
+    seat: int | None
+    layouts: tuple[tuple[tuple[Card | None, int], ...], ...]
+    reserve_counts: tuple[int, ...]
+    tops: tuple[Card | None, ...]
+    pile_counts: tuple[int, ...]
+    versions: tuple[int, ...]
+    stands: tuple[frozenset[int] | None, ...]
+    winner: int | None
+    over: bool
+
+
+def deal(options: Options, rng: random.Random,
+         holdings: Sequence[Sequence[Card]] | None = None) -> State:
+    """A new round: each seat shuffles their deck (or ``holdings``) and lays out.
+
+    Five places of ``pile_size`` cards, one start card on their own discard pile, the rest is
+    the reserve. A seat too short for that lays out everything from the left and starts no
+    pile.
+
+    >>> state = deal(Options(), random.Random(1))
+    >>> [[len(p) for p in places] for places in state.layouts]
+    [[3, 3, 3, 3, 3], [3, 3, 3, 3, 3]]
+    >>> [len(r) for r in state.reserves], [len(p) for p in state.discard_piles]
+    ([39, 39], [1, 1])
+    >>> state = deal(Options(), random.Random(1), [deck()[:13], deck()[13:]])
+    >>> [[len(p) for p in places] for places in state.layouts], state.discard_piles[0]
+    ([[3, 3, 3, 3, 1], [3, 3, 3, 3, 3]], [])
+    """
+    if holdings is None:
+        hands = [list(deck(options.jokers)) for _ in range(2)]
+    else:
+        if len(holdings) != 2:
+            raise ValueError(f"Schnelllauf deals to 2 seats, not {len(holdings)}")
+        hands = [list(held) for held in holdings]
+    layouts, reserves, piles = [], [], []
+    for seat, held in enumerate(hands):
+        rng.shuffle(held)
+        size = options.pile_size[seat]
+        full = len(held) > PLACES * size
+        layouts.append([held[i * size:(i + 1) * size] for i in range(PLACES)])
+        piles.append(held[PLACES * size:PLACES * size + 1] if full else [])
+        reserves.append(held[PLACES * size + 1:] if full else [])
+    if not all(held for held in hands) or not any(piles):
+        raise ValueError("cannot deal: a seat has no cards, or nobody can start a pile")
+    return State(options, layouts, reserves, piles, seed=rng.getrandbits(64))
+
+
+def cards_left(state: State) -> tuple[int, int]:
+    """How many cards each seat still has in their layout."""
+    left = [sum(map(len, places)) for places in state.layouts]
+    return left[0], left[1]
+
+
+def apply(state: State, seat: int | None, action: Action) -> list[Event]:
+    """Apply ``action`` by ``seat`` (``None``: the table's automatic step) or raise IllegalAction.
+
+    >>> cs = lambda text: [Card.parse(t) for t in text.split()]
+    >>> state = State(Options(), [[cs("2c Jh"), cs("*"), [], [], []],
+    ...                           [cs("4h 9d"), [], [], [], []]], [[], []], [cs("10s"), cs("Ks")])
+    >>> apply(state, 0, Play(Card.parse("Jh"), 0, seen=0))
+    [Played(seat=0, card=Card.parse('Jh'), pile=0, version=1, place=0, revealed=Card.parse('2c'))]
+    >>> apply(state, 1, Play(Card.parse("9d"), 0, seen=0))
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.TooLate: 9d fitted pile 0 at version 0, but now the Jh lies on top
+    >>> apply(state, 1, Play(Card.parse("9d"), 0, seen=1))
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.DoesNotFit: 9d does not fit the Jh on pile 0
+    >>> apply(state, 1, Move(0, 3))
+    [Moved(seat=1, source=0, target=3, card=Card.parse('9d'), revealed=Card.parse('4h'))]
+    """
+    if state.over:
+        raise RoundOver("the round is over")
+    if seat is None:
+        due = pending(state)
+        if due is None or type(due) is not type(action):
+            raise NotPending(f"{action.kind} is not due")
+        if isinstance(action, Flip):
+            return _flip(state)
+        if isinstance(action, Reshuffle):
+            return _reshuffle(state)
+        return _end(state, None, "dead_end")
+    if not 0 <= seat < 2:
+        raise NoSuchSeat(f"there is no seat {seat}")
+    if isinstance(action, Play):
+        return _play(state, seat, action)
+    if isinstance(action, Move):
+        return _move(state, seat, action)
+    if isinstance(action, Flip | Reshuffle | EndRound):
+        raise BadAction(f"{action.kind} is the table's automatic step, not a player's")
+    raise BadAction(f"Schnelllauf has no action {action.kind!r}")
+
+
+def _play(state: State, seat: int, action: Play) -> list[Event]:
+    p = action.pile
+    if p != 0 and p != 1:
+        raise NoSuchPile(f"there is no discard pile {p}")
+    pile = state.discard_piles[p]
+    if not pile:
+        raise NoSuchPile(f"discard pile {p} was not started this round")
+    card = action.card
+    places = state.layouts[seat]
+    for index in range(PLACES):
+        place = places[index]
+        if place and place[-1] == card:
+            break
+    else:
+        raise NotYourCard(f"{card} is not face up in your layout")
+    rank = card.rank
+    wrap = state.options.wrap
+    if rank:
+        if rank not in state.fitting[p]:
+            _miss(state, p, action)
+        stands: frozenset[int] | None = _SINGLE[rank]
+        fitting = _NEIGHBOURS[wrap][rank]
+    else:
+        stands = state.stands[p]
+        if stands is None:
+            fitting = ALL_RANKS
+        else:
+            stands = _reach(stands, wrap)
+            fitting = _reach(stands, wrap)
+    place.pop()
+    pile.append(card)
+    state.stands[p] = stands
+    state.fitting[p] = fitting
+    state.history[p].append(stands)
+    version = state.versions[p] = state.versions[p] + 1
+    state.quiet = False
+    events: list[Event] = [
+        Played(seat, card, p, version, index, place[-1] if place else None)]
+    if not place and not any(places):
+        events.extend(_end(state, seat, "played_out"))
+    return events
+
+
+def _miss(state: State, p: int, action: Play) -> None:
+    """Raise ``TooLate`` if the card fitted the version the player aimed at, else ``DoesNotFit``."""
+    seen, version, card = action.seen, state.versions[p], action.card
+    if seen is not None:
+        if not 0 <= seen <= version:
+            raise BadAction(f"pile {p} version {seen} has not happened (now {version})")
+        if seen < version and fits(card, state.history[p][seen], state.options.wrap):
+            raise TooLate(f"{card} fitted pile {p} at version {seen}, but now "
+                          f"{_describe(state, p)} lies on top")
+    raise DoesNotFit(f"{card} does not fit {_describe(state, p)} on pile {p}")
+
+
+def _describe(state: State, p: int) -> str:
+    top, stands = state.discard_piles[p][-1], state.stands[p]
+    if top.rank:
+        return f"the {top}"
+    if stands is None:
+        return "a free joker"
+    names = [_RANK_NAMES[rank] for rank in sorted(stands)]
+    return "the joker standing for " + (
+        names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
+
+
+def _move(state: State, seat: int, action: Move) -> list[Event]:
+    places, s, t = state.layouts[seat], action.source, action.target
+    if not (0 <= s < PLACES and 0 <= t < PLACES):
+        raise NoSuchPile(f"there is no place {s if not 0 <= s < PLACES else t}")
+    source = places[s]
+    if not source:
+        raise NoSuchPile(f"place {s} is empty")
+    if places[t]:
+        raise PlaceNotEmpty(f"place {t} is not empty")
+    if len(source) < 2:
+        raise NothingToReveal(f"place {s} has no card under its top to reveal")
+    card = source.pop()
+    places[t].append(card)
+    state.quiet = False
+    return [Moved(seat, s, t, card, source[-1])]
+
+
+def _flip(state: State) -> list[Event]:
+    flipped: list[Card | None] = [None, None]
+    wrap = state.options.wrap
+    for seat, reserve in enumerate(state.reserves):
+        pile = state.discard_piles[seat]
+        if reserve and pile:
+            card = flipped[seat] = reserve.pop()
+            pile.append(card)
+            stands = None if card.rank == 0 else _SINGLE[card.rank]
+            state.stands[seat] = stands
+            state.fitting[seat] = _fitting(stands, True, wrap)
+            state.history[seat].append(stands)
+            state.versions[seat] += 1
+    versions = state.versions
+    return [Flipped((flipped[0], flipped[1]), (versions[0], versions[1]))]
+
+
+def _reshuffle(state: State) -> list[Event]:
+    state.reshuffles += 1
+    rng = random.Random(f"schnelllauf {state.seed} {state.reshuffles}")
+    for p, pile in enumerate(state.discard_piles):
+        if len(pile) > 1:
+            rest = pile[:-1]
+            del pile[:-1]
+            rng.shuffle(rest)
+            state.reserves[p].extend(rest)
+            state.history[p].append(state.stands[p])
+            state.versions[p] += 1
+    state.quiet = True
+    reserves, versions = state.reserves, state.versions
+    return [Reshuffled((len(reserves[0]), len(reserves[1])), (versions[0], versions[1]))]
+
+
+def _end(state: State, winner: int | None, reason: str) -> list[Event]:
+    state.over = True
+    state.winner = winner
+    return [RoundEnded(winner, reason, cards_left(state))]
+
+
+def pending(state: State) -> Action | None:
+    """The automatic step due now (``Flip``, ``Reshuffle``, ``EndRound``), or ``None``.
+
+    Nothing is due while a seat can play a face-up card or reveal one by a move. Then, in
+    this order: a ``Flip`` while a reserve has cards; a ``Reshuffle`` while a discard pile
+    has more than its top; else ``EndRound``. The round also ends instead of a second
+    reshuffle when nobody has played or moved since the first and no joker is waiting under
+    a top: every card of both piles has then been on top once, nothing fitted, and nothing
+    ever will.
+    """
+    if state.over:
+        return None
+    fit0, fit1 = state.fitting
+    for places in state.layouts:
+        empty = deep = False
+        for place in places:
+            if place:
+                rank = place[-1].rank
+                if rank == 0 or rank in fit0 or rank in fit1:
+                    return None
+                if len(place) > 1:
+                    deep = True
+            else:
+                empty = True
+        if empty and deep:
+            return None
+    piles = state.discard_piles
+    for seat, reserve in enumerate(state.reserves):
+        if reserve and piles[seat]:
+            return _FLIP
+    if len(piles[0]) > 1 or len(piles[1]) > 1:
+        if state.quiet and not any(card.rank == 0 for pile in piles for card in pile[:-1]):
+            return _END_ROUND
+        return _RESHUFFLE
+    return _END_ROUND
+
+
+def view(state: State, seat: int | None) -> View:
+    """What ``seat`` sees (``None``: a spectator): the same public table for everyone."""
+    piles, layouts, reserves, versions, stands = (
+        state.discard_piles, state.layouts, state.reserves, state.versions, state.stands)
+    return View(
+        seat,
+        (tuple([(place[-1], len(place) - 1) if place else _NO_PLACE for place in layouts[0]]),
+         tuple([(place[-1], len(place) - 1) if place else _NO_PLACE for place in layouts[1]])),
+        (len(reserves[0]), len(reserves[1])),
+        (piles[0][-1] if piles[0] else None, piles[1][-1] if piles[1] else None),
+        (len(piles[0]), len(piles[1])),
+        (versions[0], versions[1]),
+        (stands[0], stands[1]),
+        state.winner,
+        state.over,
+    )
+
+
+_NO_PLACE: tuple[Card | None, int] = (None, 0)
+
+
+def legal_actions(state: State, seat: int) -> list[Play | Move]:
+    """The actions ``seat`` could take now that the table would accept (equal cards once).
+
+    Plays name the current pile version; moves go from every place with a card to reveal
+    into every empty place.
+    """
+    if state.over:
+        return []
+    places = state.layouts[seat]
+    actions: list[Play | Move] = []
+    tops = dict.fromkeys(place[-1] for place in places if place)
+    for p, pile in enumerate(state.discard_piles):
+        if pile:
+            fitting = state.fitting[p]
+            actions.extend(Play(card, p, state.versions[p]) for card in tops
+                           if card.rank == 0 or card.rank in fitting)
+    empty = [t for t, place in enumerate(places) if not place]
+    actions.extend(Move(s, t) for s, place in enumerate(places) if len(place) > 1
+                   for t in empty)
+    return actions
+
+
+def versions(state: State) -> tuple[int, ...]:
+    """The version of each discard pile: it goes up with every change of the pile."""
+    return state.versions[0], state.versions[1]
+
+
+def cards(state: State) -> Counter[Card]:
+    """Every card of the round wherever it lies; always equal to both decks."""
+    counter: Counter[Card] = Counter()
+    for zone in (*state.reserves, *state.discard_piles):
+        counter.update(zone)
+    for places in state.layouts:
+        for place in places:
+            counter.update(place)
+    return counter
+
+
+# Explicit deals (scenarios) --------------------------------------------------------------
+
+
+def _card_list(data: Any, where: str) -> list[Card]:
+    if not isinstance(data, list):
+        raise ValueError(f"{where}: expected a list of cards like '7h'")
+    result = []
+    for i, text in enumerate(data):
+        try:
+            result.append(Card.parse(text))
+        except ValueError as error:
+            raise ValueError(f"{where}[{i}]: {error}") from None
+    return result
+
+
+def _two(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data[key]
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"deal.{key}: expected a list for each of the 2 seats")
+    return value
+
+
+def parse_deal(data: Any, options: Options) -> State:
+    """A round laid out exactly as ``data`` says, every list bottom to top.
+
+    ``layouts`` (5 places per seat), ``reserves`` and ``discard_piles`` (one per seat, empty if
+    not started); optionally ``stands`` (per pile: ``null`` = free or a list of ranks, for a
+    joker on top), ``seed``, ``reshuffles`` and ``quiet``. The cards must be both decks.
+    """
+    where = "deal"
+    try:
+        check_keys(data, where, {"layouts", "reserves", "discard_piles", "stands", "seed",
+                                 "reshuffles", "quiet"},
+                   {"layouts", "reserves", "discard_piles"})
+        layouts = []
+        for seat, places in enumerate(_two(data, "layouts")):
+            if not isinstance(places, list) or len(places) != PLACES:
+                raise ValueError(f"{where}.layouts[{seat}]: expected a list of {PLACES} places")
+            layouts.append([_card_list(place, f"{where}.layouts[{seat}][{i}]")
+                            for i, place in enumerate(places)])
+        reserves = [_card_list(r, f"{where}.reserves[{i}]")
+                    for i, r in enumerate(_two(data, "reserves"))]
+        piles = [_card_list(p, f"{where}.discard_piles[{i}]")
+                 for i, p in enumerate(_two(data, "discard_piles"))]
+        stands = _parse_stands(data, piles) if "stands" in data else []
+        seed = whole(data, "seed", where, 0, (1 << 64) - 1, 0)
+        reshuffles = whole(data, "reshuffles", where, 0, 1 << 31, 0)
+        quiet = flag(data, "quiet", where, False)
+    except ValueError as error:
+        raise LogError(str(error)) from None
+    if not any(piles):
+        raise LogError(f"{where}.discard_piles: at least one pile must be started")
+    for seat in range(2):
+        if not any(layouts[seat]):
+            raise LogError(f"{where}.layouts[{seat}]: a round needs a card in every layout")
+        if reserves[seat] and not piles[seat]:
+            raise LogError(f"{where}.reserves[{seat}]: a seat that started no discard pile "
+                           "has no reserve")
+    state = State(options, layouts, reserves, piles, stands, seed, reshuffles, quiet)
+    check_cards(cards(state), decks(options), where)
+    return state
+
+
+def _parse_stands(data: Mapping[str, Any], piles: list[list[Card]]) -> list[frozenset[int] | None]:
+    result: list[frozenset[int] | None] = []
+    for p, value in enumerate(_two(data, "stands")):
+        where = f"deal.stands[{p}]"
+        top = piles[p][-1] if piles[p] else None
+        if value is None:
+            if top is not None and top.rank:
+                raise ValueError(f"{where}: only a joker on top can be free")
+            result.append(None)
+            continue
+        if not (isinstance(value, list) and value and all(
+                _is_int(rank) and 1 <= rank <= 13 for rank in value)):
+            raise ValueError(f"{where}: expected null (free) or a list of ranks 1 to 13")
+        stands = frozenset(value)
+        if top is None or (top.rank and stands != {top.rank}):
+            raise ValueError(f"{where}: {top or 'a pile not started'} stands for "
+                             f"{top.rank if top else 'nothing'}, not {sorted(stands)}")
+        result.append(stands)
+    return result
+
+
+def deal_to_json(state: State) -> dict[str, Any]:
+    """The round's layout as JSON data that ``parse_deal`` reads back."""
+    return {
+        "layouts": [[[str(c) for c in place] for place in places] for places in state.layouts],
+        "reserves": [[str(c) for c in reserve] for reserve in state.reserves],
+        "discard_piles": [[str(c) for c in pile] for pile in state.discard_piles],
+        "stands": [None if s is None else sorted(s) for s in state.stands],
+        "seed": state.seed,
+        "reshuffles": state.reshuffles,
+        "quiet": state.quiet,
+    }
+
+
+# The match -------------------------------------------------------------------------------
+
+
+def holdings_after(state: State) -> list[list[Card]]:
+    """What each seat holds once the round is over (RULES.md, end of a round).
+
+    The winner keeps their reserve and takes the smaller discard pile (equal: pile 0); the
+    loser takes the larger one, their layout and their reserve. After a dead end (no winner)
+    each takes back their layout, their reserve and the pile they started.
+    """
+    if not state.over:
+        raise ValueError("the round is not over")
+    held = [[*reserve, *(card for place in places for card in place)]
+            for reserve, places in zip(state.reserves, state.layouts, strict=True)]
+    piles = state.discard_piles
+    if state.winner is None:
+        for seat in range(2):
+            held[seat].extend(piles[seat])
+    else:
+        small = 0 if len(piles[0]) <= len(piles[1]) else 1
+        held[state.winner].extend(piles[small])
+        held[1 - state.winner].extend(piles[1 - small])
+    return held
+
+
+class Match:
+    """Rounds until a player has no cards left, or ``max_rounds`` (fewer cards wins)."""
+
+    def __init__(self, options: Options, rng: random.Random,
+                 first_round: State | None = None) -> None:
+        self.options = options
+        self.rng = rng
+        self.round: State = first_round if first_round is not None else deal(options, rng)
+        self.number = 1
+        self.results: list[RoundResult] = []
+        self.holdings: list[list[Card]] = []
+        self.result: MatchResult | None = None
+
+    def finish_round(self) -> RoundResult:
+        """Score the finished round: everyone takes their cards home; maybe the match is over."""
+        state = self.round
+        if not state.over or len(self.results) == self.number:
+            raise ValueError("the round is not over or already scored")
+        self.holdings = holdings_after(state)
+        scores = tuple(map(len, self.holdings))
+        reason = "played_out" if state.winner is not None else "dead_end"
+        result = RoundResult(self.number, state.winner, reason, scores)
+        self.results.append(result)
+        if 0 in scores:
+            winner = scores.index(0)
+            self.result = MatchResult((
+                Placing(winner, 1, 0, "no cards left"),
+                Placing(1 - winner, 2, scores[1 - winner], f"{scores[1 - winner]} cards left"),
+            ), self.number, "no_cards_left")
+        elif self.number >= self.options.max_rounds:
+            self.result = self._by_cards(scores)
+        return result
+
+    def next_round(self) -> State:
+        """Deal the next round: both shuffle everything they hold and lay out anew."""
+        if self.result is not None or len(self.results) != self.number:
+            raise ValueError("no next round: the match is over or this round is still on")
+        self.number += 1
+        self.round = deal(self.options, self.rng, self.holdings)
+        return self.round
+
+    def _by_cards(self, scores: tuple[int, ...]) -> MatchResult:
+        after = f"after {self.number} rounds"
+        if scores[0] == scores[1]:
+            placings = tuple(Placing(seat, 1, scores[seat], f"as many cards {after}")
+                             for seat in range(2))
+        else:
+            best = 0 if scores[0] < scores[1] else 1
+            placings = (Placing(best, 1, scores[best], f"fewer cards {after}"),
+                        Placing(1 - best, 2, scores[1 - best], f"more cards {after}"))
+        return MatchResult(placings, self.number, "round_limit")
+
+
+def new_match(options: Options, rng: random.Random, first_round: State | None = None) -> Match:
+    """A match with ``options``; ``first_round`` replaces the first deal (a scenario)."""
+    return Match(options, rng, first_round)
+
+
+__all__: Sequence[str] = (
+    "ALL_RANKS", "INFO", "JOKER", "PLACES", "Card", "EndRound", "Flip", "Flipped", "Match",
+    "Move", "Moved", "Options", "Play", "Played", "Reshuffle", "Reshuffled", "RoundEnded",
+    "State", "Suit", "View", "action_from_json", "apply", "cards", "cards_left", "deal",
+    "deal_to_json", "deck", "decks", "fits", "holdings_after", "legal_actions", "neighbours",
+    "new_match", "options_to_json", "parse_deal", "parse_options", "pending", "stands_after",
+    "versions", "view",
+)
