@@ -85,7 +85,7 @@ class Hello(_In, tag="hello", frozen=True):
     name: Annotated[str, Meta(max_length=NAME_CHARS)] = ""
 
 
-class Lobby(_In, tag="lobby", frozen=True):
+class WatchLobby(_In, tag="lobby", frozen=True):
     """Show me the lobby: the open tables now and after every change."""
 
 
@@ -158,8 +158,8 @@ class Ping(_In, tag="ping", frozen=True):
     t: float = 0.0
 
 
-ClientMessage = Hello | Lobby | Create | Join | Watch | Leave | Ready | SetSeat | Start | Rematch \
-    | Act | Ping
+ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
+    | Rematch | Act | Ping
 
 CLIENT_TYPES: tuple[str, ...] = ("hello", "lobby", "create", "join", "watch", "leave", "ready",
                                  "seat", "start", "rematch", "act", "ping")
@@ -317,8 +317,24 @@ def decode(text: str | bytes) -> ClientMessage:
     return message
 
 
+def clean_text(text: str, limit: int, what: str) -> str:
+    """``text`` with its spaces tidied, if it is printable and at most ``limit`` characters.
+
+    >>> clean_text("  Anna   B ", 24, "a name")
+    'Anna B'
+    >>> clean_text("A\\x00", 24, "a name")
+    Traceback (most recent call last):
+    ...
+    zackzack.server.protocol.ProtocolError: bad_field: a name is up to 24 printable characters
+    """
+    text = " ".join(text.split())
+    if len(text) > limit or not text.isprintable():
+        raise ProtocolError("bad_field", f"{what} is up to {limit} printable characters")
+    return text
+
+
 def _invalid(text: str, problem: str) -> ProtocolError:
-    ref = _ref(text)
+    ref = ref_of(text)
     found = _TYPE.fullmatch(problem)
     if found:
         return ProtocolError("unknown_type", f"unknown message type {found.group(1)!r}", ref)
@@ -329,7 +345,7 @@ def _invalid(text: str, problem: str) -> ProtocolError:
     return ProtocolError("bad_field", problem, ref)
 
 
-def _ref(text: str) -> int | None:
+def ref_of(text: str) -> int | None:
     """The ``ref`` of a malformed ``act``, so that its error can name it."""
     try:
         data = msgspec.json.decode(text)

@@ -1,0 +1,116 @@
+"""The JSON API of stored matches: list, one match, its log (a download) and its replay.
+
+Only finished matches are served: a running match's log would show every hidden card.
+Database reads run in worker threads, so the tables never wait for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from zackzack.server.replays import replay_json
+from zackzack.store import Store
+
+
+class BadQuery(ValueError):
+    """A query parameter that is not what the API accepts."""
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(msgspec.json.encode(data), status, headers, media_type="application/json")
+
+
+def _error(status: int, code: str, reason: str) -> Response:
+    return _json({"error": code, "reason": reason}, status)
+
+
+def _whole(request: Request, name: str, low: int, high: int, default: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise BadQuery(f"{name} must be a whole number from {low} to {high}")
+    return int(text)
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.server.store
+    return store
+
+
+async def list_matches(request: Request) -> Response:
+    """``GET /api/matches``: finished public matches, newest first."""
+    try:
+        limit = _whole(request, "limit", 1, 100, 50)
+        offset = _whole(request, "offset", 0, 10**9, 0)
+    except BadQuery as error:
+        return _error(400, "bad_field", str(error))
+    game, player = request.query_params.get("game"), request.query_params.get("player")
+    records, total = await run_in_threadpool(_store(request).matches, limit=limit,
+                                             offset=offset, game=game, player=player)
+    return _json({"matches": [record.to_json() for record in records], "total": total})
+
+
+def _missing(match_id: str) -> Response:
+    return _error(404, "no_such_match", f"there is no finished match {match_id!r}")
+
+
+async def one_match(request: Request) -> Response:
+    """``GET /api/matches/{id}``: the summary, each round, links to the log and the replay."""
+    match_id = request.path_params["id"]
+    record = await run_in_threadpool(_store(request).match, match_id)
+    if record is None:
+        return _missing(match_id)
+    data = record.to_json()
+    data["rounds"] = [round_.to_json() for round_ in record.rounds]
+    data["links"] = {"log": f"/api/matches/{match_id}/log",
+                     "replay": f"/api/matches/{match_id}/replay"}
+    return _json(data)
+
+
+async def match_log(request: Request) -> Response:
+    """``GET /api/matches/{id}/log``: the match log as a file ``zackzack replay`` reads."""
+    match_id = request.path_params["id"]
+    data = await run_in_threadpool(_store(request).log_json, match_id)
+    if data is None:
+        return _missing(match_id)
+    name = "zackzack-" + "".join(c for c in match_id if c.isalnum() or c in "-_") + ".json"
+    return _json(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def match_replay(request: Request) -> Response:
+    """``GET /api/matches/{id}/replay``: every step with the spectator's view after it."""
+    match_id = request.path_params["id"]
+    store = _store(request)
+
+    def build() -> dict[str, Any] | None:
+        log = store.log(match_id)
+        record = store.match(match_id)
+        if log is None or record is None:
+            return None
+        return replay_json(match_id, log, record.result)
+
+    data = await run_in_threadpool(build)
+    return _missing(match_id) if data is None else _json(data)
+
+
+async def healthz(request: Request) -> JSONResponse:
+    """``GET /healthz``: alive, with the number of live tables and connections."""
+    server = request.app.state.server
+    return JSONResponse({"ok": True, "tables": len(server.lobby.rooms),
+                         "connections": len(server.connections)})
+
+
+routes = [
+    Route("/api/matches", list_matches),
+    Route("/api/matches/{id}", one_match),
+    Route("/api/matches/{id}/log", match_log),
+    Route("/api/matches/{id}/replay", match_replay),
+    Route("/healthz", healthz),
+]

@@ -1,0 +1,65 @@
+"""Who is who: a private token proves a player; the public id and name are what others see.
+
+Tokens come from ``secrets``, are stored only as their SHA-256 hash, compared with
+``hmac.compare_digest``, and never logged or sent to anyone but their owner.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from zackzack.server.protocol import NAME_CHARS, clean_text
+from zackzack.store import PlayerRecord, Store
+
+
+@dataclass(slots=True, eq=False)
+class Player:
+    """A person known to the server; ``name`` may change, ``id`` never does."""
+
+    id: str
+    name: str
+
+
+def token_hash(token: str) -> str:
+    """The hash under which a token is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Identities:
+    """The players, cached while the server runs; a token is ``<public id>.<secret>``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._players: dict[str, tuple[Player, str]] = {}
+
+    def hello(self, token: str | None, name: str) -> tuple[Player, str]:
+        """The player with ``token`` (a new one if unknown or ``None``) and their token."""
+        name = clean_text(name, NAME_CHARS, "a name")
+        player = self._find(token) if token else None
+        if player is None or token is None:
+            record = PlayerRecord("p_" + secrets.token_urlsafe(6),
+                                  name or f"Gast {secrets.randbelow(9000) + 1000}")
+            token = f"{record.id}.{secrets.token_urlsafe(32)}"
+            self.store.add_player(record, token_hash(token))
+            player = Player(record.id, record.name)
+            self._players[player.id] = (player, token_hash(token))
+        elif name and name != player.name:
+            self.store.rename_player(player.id, name)
+            player.name = name
+        return player, token
+
+    def _find(self, token: str) -> Player | None:
+        """The token's player: looked up by the public part, proved by the secret one."""
+        player_id = token.partition(".")[0]
+        known = self._players.get(player_id)
+        if known is None:
+            found = self.store.find_player(player_id)
+            if found is None:
+                return None
+            record, digest = found
+            known = self._players[player_id] = (Player(record.id, record.name), digest)
+        player, digest = known
+        return player if hmac.compare_digest(digest, token_hash(token)) else None

@@ -1,0 +1,347 @@
+"""A room: one live table with its seats, the people looking at it, its bots and its storage.
+
+The table knows nothing of people; the room knows who sits where, who is ready and who is
+watching, sends every viewer the events and the view of their own seat, and writes the match
+to the store as it happens: each action as it arrives, each result before anyone is told.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Protocol
+
+from zackzack.clock import Clock
+from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
+from zackzack.games.errors import BadAction, IllegalAction
+from zackzack.server.identity import Player
+from zackzack.server.protocol import (
+    Ack,
+    Events,
+    LobbyTable,
+    ProtocolError,
+    SeatInfo,
+    TableInfo,
+    TableState,
+    encode,
+)
+from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
+from zackzack.table import Entry, MatchEnded, Phase, Settings, Table
+
+LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended"})
+"""Events after which the lobby shows a table differently (its phase)."""
+
+
+class Viewer(Protocol):
+    """A connection as a room sees it: whose it is, where it is, and a way to tell it things."""
+
+    @property
+    def player(self) -> Player: ...
+    @property
+    def origin(self) -> str: ...
+
+    def send(self, text: str) -> None: ...
+    def moved_out(self, room: Room) -> None: ...
+
+
+class Stoppable(Protocol):
+    """A running bot."""
+
+    def stop(self) -> None: ...
+
+
+class BotMaker(Protocol):
+    """Checks bot specs and puts bots at tables (``zackzack.bots`` behind a narrow door)."""
+
+    def check(self, spec: str, game: str) -> str: ...
+    def make(self, table: Table, seat: int, spec: str, rng: random.Random) -> Stoppable: ...
+
+
+class SeatKind(enum.Enum):
+    """Who a seat is for."""
+
+    OPEN = "open"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: open, a person's (``player``) or a bot's (``bot``, its spec)."""
+
+    kind: SeatKind = SeatKind.OPEN
+    player: Player | None = None
+    bot: str | None = None
+    ready: bool = False
+
+    @property
+    def name(self) -> str | None:
+        """The name to show."""
+        if self.player is not None:
+            return self.player.name
+        return f"Bot ({self.bot})" if self.bot is not None else None
+
+
+class Room:
+    """One live table and everything around it."""
+
+    def __init__(self, *, code: str, rules: Rules, options: Any, seats: list[Seat],
+                 creator: Player, title: str, private: bool, clock: Clock, settings: Settings,
+                 store: Store, bots: BotMaker, on_change: Callable[[Room], object]) -> None:
+        self.code, self.rules, self.options, self.title = code, rules, options, title
+        self.seats, self.creator, self.private, self.clock = seats, creator, private, clock
+        self.store, self.bots, self.on_change = store, bots, on_change
+        self.table = Table(rules, options, clock=clock, seed=secrets.randbits(63),
+                           settings=settings, on_result=self._on_result,
+                           on_entry=self._on_entry)
+        for seat in (*range(len(seats)), None):
+            self.table.subscribe(seat, partial(self._on_events, seat))
+        self.viewers: dict[Viewer, None] = {}
+        self.match_id: str | None = None
+        self.rematch: str | None = None
+        self.closed = False
+        self.idle_since: float | None = clock.time()
+        self.over_since: float | None = None
+        self._entries = 0
+        self._bots: list[Stoppable] = []
+
+    # Looking -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """Where the table is in its life."""
+        return self.table.phase
+
+    def seat_of(self, player: Player) -> int | None:
+        """The seat ``player`` holds here, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.player is player:
+                return index
+        return None
+
+    def seat_infos(self) -> list[SeatInfo]:
+        """Every seat as everybody may see it."""
+        present = {viewer.player for viewer in self.viewers}
+        return [SeatInfo(kind=seat.kind.value, name=seat.name,
+                         player=seat.player.id if seat.player else None, bot=seat.bot,
+                         connected=seat.kind is SeatKind.BOT or seat.player in present,
+                         ready=seat.kind is SeatKind.BOT or seat.ready)
+                for seat in self.seats]
+
+    def watchers(self) -> int:
+        """How many connections look at the table without a seat."""
+        return sum(self.seat_of(viewer.player) is None for viewer in self.viewers)
+
+    def lobby_entry(self) -> LobbyTable:
+        """The room as the lobby lists it."""
+        return LobbyTable(code=self.code, game=self.rules.INFO.name, title=self.title,
+                          options=self.rules.options_to_json(self.options),
+                          seats=self.seat_infos(), phase=self.phase.value,
+                          watchers=self.watchers(), private=self.private)
+
+    def state_for(self, viewer: Viewer) -> TableState:
+        """The whole table as ``viewer`` may see it."""
+        you = self.seat_of(viewer.player)
+        info = TableInfo(
+            code=self.code, game=self.rules.INFO.name, title=self.title,
+            options=self.rules.options_to_json(self.options), seats=self.seat_infos(),
+            creator=self.creator.id, you=you, phase=self.phase.value,
+            link=f"{viewer.origin}/t/{self.code}", private=self.private,
+            watchers=self.watchers(), match=self.match_id, rematch=self.rematch)
+        return TableState(table=info, view=to_json(self.table.view(you)),
+                          now=self.table.time_ms())
+
+    # Coming and going ----------------------------------------------------------------------
+
+    def attach(self, viewer: Viewer) -> None:
+        """Show ``viewer`` the table (from their seat, if they hold one)."""
+        self.viewers[viewer] = None
+        self.idle_since = None
+        self.changed()
+
+    def detach(self, viewer: Viewer) -> None:
+        """``viewer`` no longer looks at the table; their seat, if any, stays theirs."""
+        if self.viewers.pop(viewer, 0) is None:
+            if not self.viewers:
+                self.idle_since = self.clock.time()
+            self.changed()
+
+    def join(self, viewer: Viewer, index: int | None) -> None:
+        """Seat ``viewer``'s player (back in their own seat if they have one) and show them."""
+        if self.seat_of(viewer.player) is None:
+            if self.phase is not Phase.WAITING:
+                raise ProtocolError("already_started", "the match has started; you can watch")
+            if index is None:
+                index = next((i for i, s in enumerate(self.seats) if s.kind is SeatKind.OPEN),
+                             None)
+                if index is None:
+                    raise ProtocolError("table_full", "every seat is taken; you can watch")
+            self._check_index(index)
+            if self.seats[index].kind is not SeatKind.OPEN:
+                raise ProtocolError("seat_taken", f"seat {index} is {self.seats[index].name}'s")
+            self.seats[index] = Seat(SeatKind.HUMAN, viewer.player)
+        self.attach(viewer)
+
+    def leave(self, viewer: Viewer) -> None:
+        """``viewer`` goes; before the start their player also gives up the seat."""
+        index = self.seat_of(viewer.player)
+        if index is not None and self.phase is Phase.WAITING:
+            self.seats[index] = Seat()
+            if viewer.player is self.creator:
+                heirs = [s.player for s in self.seats if s.player is not None]
+                self.creator = heirs[0] if heirs else self.creator
+        self.detach(viewer)
+
+    def _check_index(self, index: int) -> None:
+        if not 0 <= index < len(self.seats):
+            raise ProtocolError("no_such_seat", f"the seats are 0 to {len(self.seats) - 1}")
+
+    # Before the start ----------------------------------------------------------------------
+
+    def _own_seat(self, viewer: Viewer) -> Seat:
+        index = self.seat_of(viewer.player)
+        if index is None:
+            raise ProtocolError("not_seated", "you have no seat at this table")
+        return self.seats[index]
+
+    def _before_start(self, viewer: Viewer, *, creator: bool) -> None:
+        if creator and viewer.player is not self.creator:
+            raise ProtocolError("not_creator", "only the table's creator may do this")
+        if self.phase is not Phase.WAITING:
+            raise ProtocolError("already_started", "the match has started")
+
+    def set_ready(self, viewer: Viewer, ready: bool) -> None:
+        """Say whether ``viewer``'s player is ready."""
+        seat = self._own_seat(viewer)
+        self._before_start(viewer, creator=False)
+        seat.ready = ready
+        self.changed()
+
+    def set_seat(self, viewer: Viewer, index: int, bot: str | None) -> None:
+        """The creator opens seat ``index`` (``bot`` ``None``) or puts a (checked) bot in it."""
+        self._before_start(viewer, creator=True)
+        self._check_index(index)
+        if self.seats[index].player is viewer.player:
+            raise ProtocolError("seat_taken", "that is your own seat; leave to give it up")
+        self.seats[index] = Seat(SeatKind.BOT, bot=bot) if bot is not None else Seat()
+        self.changed()
+
+    def start(self, viewer: Viewer) -> None:
+        """The creator starts the match: bots sit down, the store opens it, the countdown runs."""
+        self._before_start(viewer, creator=True)
+        own = self.seat_of(viewer.player)
+        if own is not None:
+            self.seats[own].ready = True
+        waiting = [i for i, s in enumerate(self.seats)
+                   if s.kind is SeatKind.OPEN or (s.kind is SeatKind.HUMAN and not s.ready)]
+        if waiting:
+            self.changed()
+            raise ProtocolError("not_ready", "seats " + ", ".join(map(str, waiting))
+                                + " are open or not ready")
+        for index, seat in enumerate(self.seats):
+            if seat.bot is not None:
+                rng = random.Random(secrets.randbits(64))
+                self._bots.append(self.bots.make(self.table, index, seat.bot, rng))
+        at = self.table.time_ms()
+        self.match_id = secrets.token_urlsafe(8)
+        self.store.begin_match(MatchStart(
+            id=self.match_id, code=self.code, game=self.rules.INFO.name, title=self.title,
+            options=self.rules.options_to_json(self.options),
+            settings=to_json(self.table.settings), seed=self.table.seed,
+            deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
+            start_ms=at))
+        self.table.start(at=at)
+        self.changed()
+
+    def seat_records(self) -> tuple[SeatRecord, ...]:
+        """Who sits where, for the store."""
+        return tuple(SeatRecord(i, s.name or "", s.player.id if s.player else None, s.bot)
+                     for i, s in enumerate(self.seats))
+
+    # Playing -------------------------------------------------------------------------------
+
+    def act(self, viewer: Viewer, ref: int, data: dict[str, Any]) -> Ack:
+        """Submit ``viewer``'s action; the answer says whether the table took it and why not."""
+        index = self.seat_of(viewer.player)
+        if index is None:
+            return Ack(ref=ref, ok=False, code="not_seated", reason="you are watching")
+        if self.phase is Phase.WAITING:
+            return Ack(ref=ref, ok=False, code="not_playing", reason="the match has not started")
+        try:
+            action = self.rules.action_from_json(data)
+        except BadAction as error:
+            return Ack(ref=ref, ok=False, code=error.code, reason=str(error))
+        try:
+            self.table.submit(index, action)
+        except IllegalAction as error:
+            return Ack(ref=ref, ok=False, code=error.code, reason=str(error))
+        return Ack(ref=ref, ok=True)
+
+    def _on_entry(self, entry: Entry) -> None:
+        """Every action that reaches the table is stored at once (a later restore replays it)."""
+        if self.match_id is None or self.closed:
+            return
+        self.store.append_action(self.match_id, self._entries, entry.t, entry.seat,
+                                 to_json(entry.action))
+        self._entries += 1
+
+    def _on_result(self, table: Table, result: RoundResult, final: MatchResult | None) -> None:
+        """Store a round's (and the match's) result before the table tells anyone."""
+        if self.match_id is None or self.closed:
+            return
+        totals = [sum(scores) for scores in zip(*(r.scores for r in table.match.results),
+                                                strict=True)]
+        self.store.record_round(self.match_id, RoundRecord(
+            result.number, result.winner, result.reason, result.scores, tuple(totals)))
+        if final is not None:
+            self.store.finish_match(self.match_id, Status.OVER, table.now, to_json(final))
+
+    def _on_events(self, seat: int | None, events: list[Event]) -> None:
+        """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
+        if self.closed:
+            return
+        if seat is None:
+            if any(isinstance(event, MatchEnded) for event in events):
+                self.over_since = self.clock.time()
+                self.stop_bots()
+            if any(event.kind in LOBBY_EVENTS for event in events):
+                self.on_change(self)
+        targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
+        if not targets:
+            return
+        text = encode(Events(events=[to_json(event) for event in events],
+                             view=to_json(self.table.view(seat)), now=self.table.time_ms()))
+        for viewer in targets:
+            viewer.send(text)
+
+    # Changes and the end -------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """Seats, readiness or viewers changed: tell every viewer and the lobby."""
+        if self.closed:
+            return
+        for viewer in list(self.viewers):
+            viewer.send(encode(self.state_for(viewer)))
+        self.on_change(self)
+
+    def stop_bots(self) -> None:
+        """Stop every bot at the table."""
+        for bot in self._bots:
+            bot.stop()
+        self._bots.clear()
+
+    def close(self) -> None:
+        """Close the room: bots stop, a running match is stored as abandoned, viewers leave."""
+        if self.closed:
+            return
+        self.stop_bots()
+        if self.match_id is not None and self.phase is not Phase.OVER:
+            self.store.finish_match(self.match_id, Status.ABANDONED, self.table.time_ms(), None)
+        self.closed = True
+        for viewer in list(self.viewers):
+            viewer.moved_out(self)
+        self.viewers.clear()

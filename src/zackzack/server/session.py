@@ -1,0 +1,181 @@
+"""A session: what one connection's messages mean — who it is, which place it shows, what it does.
+
+It knows nothing of websockets: it reads decoded text and sends text through ``send``, so the
+whole protocol can be driven (and tested) without a network.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+
+from zackzack.server.identity import Identities, Player
+from zackzack.server.lobby import Lobby
+from zackzack.server.protocol import (
+    Act,
+    ClientMessage,
+    Create,
+    Error,
+    Hello,
+    Join,
+    Leave,
+    Left,
+    Ping,
+    Pong,
+    ProtocolError,
+    Ready,
+    Rematch,
+    ServerMessage,
+    SetSeat,
+    Start,
+    Watch,
+    WatchLobby,
+    Welcome,
+    decode,
+    encode,
+)
+from zackzack.server.room import Room
+
+log = logging.getLogger(__name__)
+
+
+class SessionState(enum.Enum):
+    """A session's life: waiting for hello, greeted, closed."""
+
+    NEW = "new"
+    GREETED = "greeted"
+    CLOSED = "closed"
+
+
+class Session:
+    """One connection's protocol state: its player and the place it shows (lobby or a room)."""
+
+    def __init__(self, lobby: Lobby, identities: Identities, origin: str,
+                 send: Callable[[str], object]) -> None:
+        self.lobby, self.identities = lobby, identities
+        self.origin = origin
+        self._send = send
+        self.state = SessionState.NEW
+        self._player: Player | None = None
+        self.room: Room | None = None
+
+    @property
+    def player(self) -> Player:
+        """The greeted player."""
+        if self._player is None:
+            raise ProtocolError("hello_first", "say hello first")
+        return self._player
+
+    def send(self, text: str) -> None:
+        """Send ``text`` to the client (never blocks; a slow client is the connection's matter)."""
+        if self.state is not SessionState.CLOSED:
+            self._send(text)
+
+    def reply(self, message: ServerMessage) -> None:
+        """Send ``message`` to the client."""
+        self.send(encode(message))
+
+    def moved_out(self, room: Room) -> None:
+        """``room`` closed under this connection."""
+        if self.room is room:
+            self.room = None
+            self.reply(Left(code=room.code))
+
+    # Messages ------------------------------------------------------------------------------
+
+    def receive(self, text: str | bytes) -> None:
+        """Handle one frame from the client; anything refused is answered with an ``error``."""
+        try:
+            message = decode(text)
+        except ProtocolError as error:
+            self.reply(Error(code=error.code, reason=error.reason, ref=error.ref))
+            return
+        try:
+            self.handle(message)
+        except ProtocolError as error:
+            self.reply(Error(code=error.code, reason=error.reason, ref=error.ref))
+        except Exception:  # a bug or a storage failure: say so, keep serving
+            log.exception("%s message failed", type(message).__name__)
+            ref = message.ref if isinstance(message, Act) else None
+            self.reply(Error(code="internal", reason="the server failed; try again", ref=ref))
+
+    def handle(self, message: ClientMessage) -> None:
+        """Do what ``message`` asks, or raise ``ProtocolError``."""
+        if self.state is SessionState.CLOSED:
+            return
+        if isinstance(message, Hello):
+            self.hello(message)
+            return
+        if self.state is not SessionState.GREETED:
+            raise ProtocolError("hello_first", "the first message must be hello")
+        match message:
+            case WatchLobby():
+                self._show(None)
+                self.lobby.subscribe(self)
+            case Create():
+                self._show(self.lobby.create(self, message))
+            case Join(code=code, seat=seat):
+                room = self.lobby.find(code)
+                room.join(self, seat)
+                self._show(room)
+            case Watch(code=code):
+                room = self.lobby.find(code)
+                room.attach(self)
+                self._show(room)
+            case Leave():
+                room = self._room()
+                room.leave(self)
+                self.room = None
+                self.reply(Left(code=room.code))
+            case Ready(ready=ready):
+                self._room().set_ready(self, ready)
+            case SetSeat(seat=seat, kind=kind, bot=bot):
+                if (kind == "bot") != (bot is not None):
+                    raise ProtocolError("bad_field", "a bot seat needs a bot, an open one none")
+                room = self._room()
+                name = room.rules.INFO.name
+                room.set_seat(self, seat, None if bot is None else self.lobby.check_bot(bot, name))
+            case Start():
+                self._room().start(self)
+            case Rematch():
+                old = self._room()
+                self._show(self.lobby.rematch(self, old))
+            case Act(ref=ref, action=action):
+                if self.room is None:
+                    raise ProtocolError("not_at_table", "show a table first", ref)
+                self.reply(self.room.act(self, ref, action))
+            case Ping(t=t):
+                self.reply(Pong(t=t))
+
+    def hello(self, message: Hello) -> None:
+        """Identify the player (a new one for an unknown token) and welcome them."""
+        if self.state is not SessionState.NEW:
+            raise ProtocolError("already_hello", "hello comes once per connection")
+        player, token = self.identities.hello(message.token, message.name)
+        self._player = player
+        self.state = SessionState.GREETED
+        self.reply(Welcome(player=player.id, token=token, name=player.name,
+                           tables=self.lobby.tables_of(player)))
+
+    def _room(self) -> Room:
+        if self.room is None:
+            raise ProtocolError("not_at_table", "this connection shows no table")
+        return self.room
+
+    def _show(self, room: Room | None) -> None:
+        """Show ``room`` (already attached) or nothing, leaving the place shown before."""
+        self.lobby.unsubscribe(self)
+        if self.room is not None and self.room is not room:
+            self.room.detach(self)
+        self.room = room
+
+    def close(self) -> None:
+        """The connection is gone: leave the lobby and the room (seats stay their players')."""
+        if self.state is SessionState.CLOSED:
+            return
+        self.lobby.unsubscribe(self)
+        if self.room is not None:
+            self.room.detach(self)
+            self.room = None
+        self.state = SessionState.CLOSED

@@ -1,0 +1,18 @@
+"""Storage: players, matches as they are played (every action as it arrives), results and logs.
+
+SQLite (WAL mode) by default, any SQLAlchemy URL (PostgreSQL) when one is given.
+"""
+
+from zackzack.store.db import (
+    MatchRecord,
+    MatchStart,
+    PlayerRecord,
+    RoundRecord,
+    SeatRecord,
+    Status,
+    Store,
+    database_url,
+)
+
+__all__ = ["MatchRecord", "MatchStart", "PlayerRecord", "RoundRecord", "SeatRecord", "Status",
+           "Store", "database_url"]
