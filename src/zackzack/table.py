@@ -389,11 +389,7 @@ class Table:
         return events
 
     def _totals(self) -> tuple[int, ...]:
-        totals = [0] * self.players
-        for result in self.match.results:
-            for seat, score in enumerate(result.scores):
-                totals[seat] += score
-        return tuple(totals)
+        return tuple(self.match.totals)
 
     def _begin_round(self, t: int) -> None:
         if self.match.results and len(self.match.results) == self.match.number:

@@ -12,6 +12,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from builders import REST, cs, scenario
 from zackzack.games import GAMES
 from zackzack.games import schnelllauf as sl
 from zackzack.games.base import to_json
@@ -33,40 +34,6 @@ from zackzack.games.errors import (
 )
 
 C = sl.Card.parse
-REST = "REST"
-
-
-def cs(text: str) -> list[sl.Card]:
-    """Space-separated cards."""
-    return [C(t) for t in text.split()]
-
-
-def scenario(layouts: tuple[str, str], piles: tuple[str, str],
-             reserves: tuple[str, str] = ("", ""), options: sl.Options | None = None,
-             **extra: Any) -> sl.State:
-    """A round laid out exactly, through ``parse_deal`` (so conservation is checked).
-
-    A layout is written place by place, separated by ``|``, each bottom to top; every list
-    may contain the word ``REST``: the cards of both decks not named anywhere are shared out
-    (sorted) among the ``REST`` markers, in the order they appear.
-    """
-    options = options or sl.Options()
-    zones = {
-        "layouts": [[p.split() for p in (text.split("|") + [""] * 5)[:5]] for text in layouts],
-        "reserves": [r.split() for r in reserves],
-        "discard_piles": [p.split() for p in piles],
-    }
-    lists = [*(place for places in zones["layouts"] for place in places),
-             *zones["reserves"], *zones["discard_piles"]]
-    named = Counter(C(text) for zone in lists for text in zone if text != REST)
-    rest = sorted((sl.decks(options) - named).elements())
-    markers = sum(zone.count(REST) for zone in lists)
-    shares = [rest[i::markers] for i in range(markers)] if markers else []
-    for zone in lists:
-        while REST in zone:
-            at = zone.index(REST)
-            zone[at:at + 1] = [str(card) for card in sorted(shares.pop(0))]
-    return sl.parse_deal({**zones, **extra}, options)
 
 
 def play(state: sl.State, seat: int, card: str, pile: int,

@@ -1016,6 +1016,15 @@ class Match:
             self.result = self._by_cards(scores)
         return result
 
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The cards each seat holds now (the standing of a Schnelllauf match)."""
+        if self.results:
+            return self.results[-1].scores
+        state = self.round
+        return tuple(sum(map(len, state.layouts[seat])) + len(state.reserves[seat])
+                     + len(state.discard_piles[seat]) for seat in range(2))
+
     def next_round(self) -> State:
         """Deal the next round: both shuffle everything they hold and lay out anew."""
         if self.result is not None or len(self.results) != self.number:
