@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from builders import REST, scenario
 
 from zackzack.clock import VirtualClock
 from zackzack.games import schnelllauf as sl
 from zackzack.games.errors import OneHand, TooLate
 from zackzack.table import Announced, Table
+
+from builders import REST, scenario
 
 C = sl.Card.parse
 

@@ -12,7 +12,6 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from builders import REST, cs, scenario
 from zackzack.games import GAMES
 from zackzack.games import schnelllauf as sl
 from zackzack.games.base import to_json
@@ -32,6 +31,8 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
+
+from builders import REST, cs, scenario
 
 C = sl.Card.parse
 
