@@ -1,0 +1,211 @@
+"""A bot at a table: it watches one seat's events, reacts like a person and acts via the table.
+
+The bot wakes only for a change that alters what its seat can do (a new top card, its own
+draw or move, a new round). It then notices the change (perception), thinks (longer with
+more cards to compare) and decides from ``rules.view(state, seat)`` alone; a change before
+the decision starts the reaction again, a change during the motor delay does not stop the
+hand, so its card may arrive too late. Timers come from ``table.clock``: the asyncio loop in
+the live server, a :class:`~zackzack.clock.VirtualClock` in simulation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, ClassVar, Protocol, cast
+
+from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
+from zackzack.bots.spec import BotSpec, parse_bot
+from zackzack.clock import Timer
+from zackzack.games.base import Action, Event
+from zackzack.games.errors import (
+    DoesNotFit,
+    Frozen,
+    IllegalAction,
+    NotPlaying,
+    OneHand,
+    RoundOver,
+    TooLate,
+)
+from zackzack.table import ONE_HAND_PAUSE_MS, MatchEnded, Phase, RoundScored, RoundStarted, Table
+
+
+class Brain(Protocol):
+    """A game's strategy for one seat: what to do, seen through that seat's view only."""
+
+    CHANGES: ClassVar[frozenset[type[Event]]]
+    OWN: ClassVar[frozenset[type[Event]]]
+
+    def __init__(self, options: Any, seat: int, strategy: str, rng: random.Random) -> None: ...
+    def work(self, view: Any) -> float: ...
+    def choose(self, view: Any) -> Action | None: ...
+    def mistake(self, view: Any) -> Action | None: ...
+
+
+class _Seated(Protocol):
+    seat: int
+
+
+BRAINS: dict[str, str] = {
+    "unter-spannung": "zackzack.bots.unter_spannung",
+    "schnelllauf": "zackzack.bots.schnelllauf",
+}
+"""Game name → the module with its ``Brain``."""
+
+_CHANGE, _OWN, _START, _END = 1, 2, 3, 4
+_wakes: dict[type[Any], dict[type[Event], int]] = {}
+
+
+def brain_class(game: str) -> type[Brain]:
+    """The ``Brain`` class of the game called ``game``."""
+    if game not in BRAINS:
+        raise ValueError(f"no bots for the game {game!r}")
+    brain: type[Brain] = importlib.import_module(BRAINS[game]).Brain
+    return brain
+
+
+def _wake_codes(brain: type[Brain]) -> dict[type[Event], int]:
+    codes = _wakes.get(brain)
+    if codes is None:
+        codes = {RoundStarted: _START, RoundScored: _END, MatchEnded: _END}
+        codes.update(dict.fromkeys(brain.OWN, _OWN))
+        codes.update(dict.fromkeys(brain.CHANGES, _CHANGE))
+        _wakes[brain] = codes
+    return codes
+
+
+class Bot:
+    """A bot in ``seat`` of ``table``, playing as ``spec`` says (``"pro"``, ``"normal:random"``)."""
+
+    __slots__ = ("_action", "_bits", "_clock", "_codes", "_frozen", "_motor", "_perception",
+                 "_scale", "_think", "_timer", "_unsubscribe", "brain", "reaction", "rng",
+                 "seat", "spec", "table", "too_late", "wrong_cards")
+
+    def __init__(self, table: Table, seat: int, spec: BotSpec | str, rng: random.Random) -> None:
+        self.spec = spec if isinstance(spec, BotSpec) else parse_bot(spec)
+        self.table = table
+        self.seat = seat
+        self.rng = rng
+        self.reaction = reaction = REACTIONS[self.spec.level]
+        brain = brain_class(table.rules.INFO.name)
+        self.brain: Brain = brain(table.options, seat, self.spec.strategy, rng)
+        self.wrong_cards = 0
+        """Wrong cards this bot played (each cost the penalty freeze)."""
+        self.too_late = 0
+        """Cards that lost the race: they fitted the pile the bot aimed at, too late."""
+        self._codes = _wake_codes(brain)
+        self._clock = table.clock
+        self._bits = rng.getrandbits
+        self._perception = reaction.perception.quantiles
+        self._think = reaction.think.quantiles
+        self._motor = reaction.motor.quantiles
+        self._scale = reaction.think_scale(4)
+        self._timer: Timer | None = None
+        self._action: Action | None = None
+        self._frozen = 0.0
+        self._unsubscribe = table.subscribe(seat, self._on_events)
+        if table.phase is Phase.PLAYING:
+            self._start()
+
+    def __repr__(self) -> str:
+        return f"Bot(seat={self.seat}, spec='{self.spec}')"
+
+    def stop(self) -> None:
+        """Leave the seat: no more events, no more actions (a person took it back)."""
+        self._unsubscribe()
+        self._halt()
+
+    # Reacting ----------------------------------------------------------------------------
+
+    def _on_events(self, events: list[Event]) -> None:
+        codes = self._codes
+        changed = False
+        for event in events:
+            code = codes.get(type(event))
+            if code is None:
+                continue
+            if code == _CHANGE or (code == _OWN and cast(_Seated, event).seat == self.seat):
+                changed = True
+            elif code == _START:
+                self._start()
+                return
+            elif code == _END:
+                self._halt()
+                return
+        if changed and self._action is None:
+            self._plan()
+
+    def _start(self) -> None:
+        table = self.table
+        view = table.rules.view(table.state, self.seat)
+        self._scale = self.reaction.think_scale(round(self.brain.work(view)))
+        self._halt()
+        self._frozen = 0.0
+        self._plan()
+
+    def _halt(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._action = None
+
+    def _plan(self) -> None:
+        """Notice the change and think: the decision falls when this timer fires."""
+        timer = self._timer
+        if timer is not None:
+            timer.cancel()
+        bits = self._bits
+        clock = self._clock
+        when = (clock.time() + self._perception[bits(QUANTILE_BITS)]
+                + self._think[bits(QUANTILE_BITS)] * self._scale)
+        if when < self._frozen:
+            when = self._frozen
+        self._timer = clock.call_at(when, self._decide)
+
+    def _decide(self) -> None:
+        self._timer = None
+        table = self.table
+        if table.phase is not Phase.PLAYING:
+            return
+        view = table.rules.view(table.state, self.seat)
+        brain = self.brain
+        self._scale = self.reaction.think_scale(round(brain.work(view)))
+        mistakes = self.reaction.mistakes
+        action = None
+        if mistakes and self.rng.random() < mistakes:
+            action = brain.mistake(view)
+        if action is None:
+            action = brain.choose(view)
+            if action is None:
+                return
+        self._action = action
+        clock = self._clock
+        self._timer = clock.call_at(clock.time() + self._motor[self._bits(QUANTILE_BITS)],
+                                    self._submit)
+
+    def _submit(self) -> None:
+        self._timer = None
+        action = self._action
+        if action is None:
+            return
+        self._action = None
+        table = self.table
+        try:
+            table.submit(self.seat, action)
+        except TooLate:
+            self.too_late += 1
+            self._plan()
+        except (DoesNotFit, Frozen) as error:
+            if isinstance(error, DoesNotFit):
+                self.wrong_cards += 1
+            self._frozen = self._clock.time() + max(
+                0, table.frozen_until[self.seat] - table.now) / 1000
+            self._plan()
+        except OneHand:
+            wait = table.last_action[self.seat] + ONE_HAND_PAUSE_MS - table.now
+            self._action = action
+            self._timer = self._clock.call_at(self._clock.time() + wait / 1000, self._submit)
+        except (RoundOver, NotPlaying):
+            pass
+        except IllegalAction:
+            self._plan()
