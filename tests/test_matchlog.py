@@ -14,8 +14,16 @@ from zackzack.cli import main
 from zackzack.clock import VirtualClock
 from zackzack.demo import SimplePlayer
 from zackzack.games import unter_spannung as us
-from zackzack.games.errors import LogError
-from zackzack.matchlog import dumps, load_log, log_to_json, parse_log, replay, table_log
+from zackzack.games.errors import LogError, NotPlaying
+from zackzack.matchlog import (
+    dumps,
+    load_log,
+    log_to_json,
+    parse_log,
+    replay,
+    restore,
+    table_log,
+)
 from zackzack.table import Phase, Settings, Table
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -116,3 +124,60 @@ def test_load_log_reads_what_log_to_json_wrote(tmp_path: Path) -> None:
     path.write_text(dumps(log_to_json(log)))
     again = load_log(path)
     assert again.actions == log.actions and again.deal == log.deal and again.seed == log.seed
+
+
+def test_a_restored_table_is_paused_exactly_where_its_log_ends() -> None:
+    clock = VirtualClock()
+    live = Table(us, us.Options(players=3, tournament=True), clock=clock, seed=9,
+                 settings=Settings(start_ms=1000, between_rounds_ms=2000))
+    rng = random.Random(9)
+    for seat in range(3):
+        SimplePlayer(live, seat, rng, clock)
+    live.start()
+    clock.run(stop=lambda: len(live.log) >= 40)
+    log = table_log(live)
+    restored = restore(parse_log(json.loads(dumps(log_to_json(log)))), VirtualClock(500.0))
+    assert restored.phase is Phase.PAUSED and restored.now == log.actions[-1].t
+    assert us.deal_to_json(restored.state) == us.deal_to_json(live.state)
+    assert restored.match.results == live.match.results
+    assert restored.log == live.log
+
+
+def test_a_paused_table_refuses_actions_and_resumes_with_time_left_out() -> None:
+    clock = VirtualClock()
+    table = Table(us, us.Options(players=2), clock=clock, seed=2)
+    table.start()
+    clock.run(until=1.0)
+    table.pause()
+    assert table.phase is Phase.PAUSED and table.now == 1000
+    clock.run(until=60.0)
+    with pytest.raises(NotPlaying, match="paused"):
+        table.submit(0, us.Draw())
+    assert table.log == []
+    table.resume(delay_ms=3000)
+    clock.run(until=62.9)
+    assert table.phase is Phase.PAUSED
+    clock.run(until=63.0)
+    assert table.phase is Phase.PLAYING and table.time_ms() == 1000
+    clock.run(until=63.25)
+    table.submit(0, us.Draw())
+    assert table.log[-1].t == 1250
+
+
+def test_a_pause_holds_back_a_countdown_until_play_resumes() -> None:
+    deck = tuple(map(us.Card.parse, "1±1 6±1 1±3 9±1 10±1 4±2 2±2 8±1 5±2".split()))
+    first = us.parse_deal({"hands": [["1±1", "6±1", "1±3"], ["9±1", "10±1", "4±2"]],
+                           "draw_piles": [[], []], "discard_pile": ["2±2", "8±1", "5±2"]},
+                          us.Options(players=2, deck=deck))
+    clock = VirtualClock()
+    table = Table(us, first.options, clock=clock, first_round=first)
+    table.start()
+    clock.run(until=1.0)
+    table.pause()
+    clock.run(until=30.0)
+    assert table.state.top == us.Card(5, 2)   # the rotation due at 1500 waits
+    table.resume(delay_ms=0)
+    clock.run(until=30.4999)
+    assert table.state.top == us.Card(5, 2)
+    clock.run(until=30.5)
+    assert table.state.top == us.Card(2, 2)

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zackzack.clock import VirtualClock
+from zackzack.clock import Clock, VirtualClock
 from zackzack.games import game
 from zackzack.games.base import Action, Event, Rules, check_keys, to_json, whole
 from zackzack.games.errors import IllegalAction, LogError, OptionsError
-from zackzack.table import Entry, Settings, Table
+from zackzack.table import Entry, Phase, Settings, Table
 
 FORMAT = "zackzack-log"
 VERSION = 1
@@ -245,6 +246,27 @@ def replay(log: MatchLog, until: int | None = None,
     if end is not None:
         run_to(end)
     return result
+
+
+def restore(log: MatchLog, clock: Clock) -> Table:
+    """A live table on ``clock`` rebuilt from ``log`` (after a restart), paused where it ends.
+
+    Hooks such as ``on_entry`` and ``on_result`` are set by the caller afterwards, so that
+    nothing is logged or stored twice; ``resume`` then continues the match.
+    """
+    rules = log.rules
+    first = rules.parse_deal(log.deal, log.options) if log.deal is not None else None
+    table = Table(rules, log.options, clock=clock, seed=log.seed, first_round=first,
+                  settings=log.settings)
+    table.start(at=log.start_ms)
+    for entry in log.actions:
+        with suppress(IllegalAction):
+            table.submit(entry.seat, entry.action, at=entry.t)
+    end = log.end_ms if log.end_ms is not None else max(
+        [log.start_ms, *(entry.t for entry in log.actions)])
+    if table.phase is not Phase.OVER:
+        table.pause(at=end)
+    return table
 
 
 def outcome(table: Table) -> dict[str, Any]:

@@ -53,6 +53,8 @@ class Phase(enum.Enum):
     """A round ended; the next one is dealt when its countdown ends."""
     OVER = "over"
     """The match has ended."""
+    PAUSED = "paused"
+    """Play is halted (after a restart, or everyone is away); table time stands still."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,28 @@ class MatchEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Paused(Event):
+    """Play is halted; table time stands still until it resumes."""
+
+    kind: ClassVar[str] = "paused"
+
+
+@dataclass(frozen=True, slots=True)
+class Resuming(Event):
+    """Play resumes in ``in_ms`` real milliseconds ("3 – 2 – 1 – los!"); table time stands still."""
+
+    in_ms: int
+    kind: ClassVar[str] = "resuming"
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed(Event):
+    """Play goes on where it was halted."""
+
+    kind: ClassVar[str] = "resumed"
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the match log: at table time ``t``, ``seat`` sent ``action``."""
 
@@ -228,6 +252,8 @@ class Table:
         self._one_hand = [options.one_hand(seat) for seat in range(self.players)]
         self._next_round_at: int | None = None
         self._starts_at: int | None = None
+        self._paused_from: Phase | None = None
+        self._resume: Timer | None = None
 
     # Observing ---------------------------------------------------------------------------
 
@@ -276,7 +302,9 @@ class Table:
         )
 
     def time_ms(self) -> int:
-        """The table time now, in whole milliseconds since the table was made."""
+        """The table time now: whole milliseconds since the table was made, pauses left out."""
+        if self.phase is Phase.PAUSED:
+            return self.now
         return max(self.now, math.floor((self.clock.time() - self._t0) * 1000 + 1e-6))
 
     # Acting ------------------------------------------------------------------------------
@@ -304,13 +332,16 @@ class Table:
         self.now = t
         if not 0 <= seat < self.players:
             raise NoSuchSeat(f"there is no seat {seat}")
-        entry = Entry(t, seat, action)
+        if self.phase is not Phase.PLAYING:
+            if self.phase in (Phase.BETWEEN, Phase.OVER):
+                raise RoundOver("the round is over")
+            if self.phase is Phase.PAUSED:
+                raise NotPlaying("the game is paused")
+            raise NotPlaying("the round has not started")
+        entry = Entry(t, seat, action)  # logged from here on: even a refusal may freeze a player
         self.log.append(entry)
         if self.on_entry is not None:
             self.on_entry(entry)
-        if self.phase is not Phase.PLAYING:
-            raise RoundOver("the round is over") if self.phase in (Phase.BETWEEN, Phase.OVER) \
-                else NotPlaying("the round has not started")
         if t < self.frozen_until[seat]:
             raise Frozen(f"frozen for {self.frozen_until[seat] - t} ms more")
         if self._one_hand[seat] and t < self.last_action[seat] + ONE_HAND_PAUSE_MS:
@@ -332,6 +363,36 @@ class Table:
         self.last_action[seat] = t
         self._after(events, t)
         return events
+
+    def pause(self, at: int | None = None) -> None:
+        """Halt play (at table time ``at``): timers stop, actions are refused, time stands still."""
+        if self.phase in (Phase.WAITING, Phase.OVER, Phase.PAUSED):
+            raise NotPlaying(f"a table that is {self.phase.value} cannot be paused")
+        t = self.time_ms() if at is None else max(at, self.now)
+        self.advance(t)
+        self.now = t
+        self._paused_from, self.phase = self.phase, Phase.PAUSED
+        for due in self._due:
+            if due.timer is not None:
+                due.timer.cancel()
+                due.timer = None
+        self._publish([Paused()])
+
+    def resume(self, delay_ms: int = 3000) -> None:
+        """Resume a paused table after a visible countdown of ``delay_ms`` real milliseconds."""
+        if self.phase is not Phase.PAUSED:
+            raise NotPlaying("the table is not paused")
+        if self._resume is None:
+            self._resume = self.clock.call_at(self.clock.time() + delay_ms / 1000, self._resumed)
+            self._publish([Resuming(delay_ms)])
+
+    def _resumed(self) -> None:
+        self._resume = None
+        self._t0 = self.clock.time() - self.now / 1000
+        self.phase = self._paused_from or Phase.PLAYING
+        for due in self._due:
+            self._arm(due)
+        self._publish([Resumed()])
 
     # Inside ------------------------------------------------------------------------------
 
@@ -402,8 +463,12 @@ class Table:
 
     def _schedule(self, at: int, what: str) -> None:
         due = _Due(at, what)
-        due.timer = self.clock.call_at(self._t0 + at / 1000, lambda: self._fire(due))
         self._due.append(due)
+        if self.phase is not Phase.PAUSED:
+            self._arm(due)
+
+    def _arm(self, due: _Due) -> None:
+        due.timer = self.clock.call_at(self._t0 + due.at / 1000, lambda: self._fire(due))
 
     def _cancel(self, what: str) -> None:
         for due in [d for d in self._due if d.what == what]:
