@@ -91,13 +91,13 @@ class Session:
         except ProtocolError as error:
             self.reply(Error(code=error.code, reason=error.reason, ref=error.ref))
             return
+        ref = message.ref if isinstance(message, Act) else None
         try:
             self.handle(message)
         except ProtocolError as error:
-            self.reply(Error(code=error.code, reason=error.reason, ref=error.ref))
+            self.reply(Error(code=error.code, reason=error.reason, ref=ref))
         except Exception:  # a bug or a storage failure: say so, keep serving
             log.exception("%s message failed", type(message).__name__)
-            ref = message.ref if isinstance(message, Act) else None
             self.reply(Error(code="internal", reason="the server failed; try again", ref=ref))
 
     def handle(self, message: ClientMessage) -> None:
@@ -106,6 +106,9 @@ class Session:
             return
         if isinstance(message, Hello):
             self.hello(message)
+            return
+        if isinstance(message, Ping):
+            self.reply(Pong(t=message.t))
             return
         if self.state is not SessionState.GREETED:
             raise ProtocolError("hello_first", "the first message must be hello")
@@ -143,10 +146,8 @@ class Session:
                 self._show(self.lobby.rematch(self, old))
             case Act(ref=ref, action=action):
                 if self.room is None:
-                    raise ProtocolError("not_at_table", "show a table first", ref)
+                    raise ProtocolError("not_at_table", "show a table first")
                 self.reply(self.room.act(self, ref, action))
-            case Ping(t=t):
-                self.reply(Pong(t=t))
 
     def hello(self, message: Hello) -> None:
         """Identify the player (a new one for an unknown token) and welcome them."""

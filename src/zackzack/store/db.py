@@ -291,7 +291,7 @@ class Store:
         if row.deal is not None:
             data["deal"] = row.deal
         data["start_ms"] = row.start_ms
-        data["actions"] = [{"t": a.t, "seat": a.seat, "action": a.action} for a in found]
+        data["actions"] = [{"t": t, "seat": seat, "action": action} for t, seat, action in found]
         if row.end_ms is not None:
             data["end_ms"] = row.end_ms
         if row.result is not None:
