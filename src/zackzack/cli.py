@@ -11,10 +11,8 @@ from zackzack import __version__
 
 COMMANDS: dict[str, str] = {
     "demo": "zackzack.demo",
-    "play": "zackzack.tui.cli",
     "replay": "zackzack.replay_cli",
     "serve": "zackzack.server.cli",
-    "simulate": "zackzack.sim.cli",
 }
 """Command name → module with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""
 
