@@ -11,6 +11,7 @@ from zackzack import __version__
 
 COMMANDS: dict[str, str] = {
     "demo": "zackzack.demo",
+    "play": "zackzack.tui.cli",
     "replay": "zackzack.replay_cli",
     "serve": "zackzack.server.cli",
 }

@@ -1,0 +1,92 @@
+"""The Textual app: the start screen or straight into a match, and a guard for small terminals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import events, work
+from textual.app import App
+
+from zackzack.tui.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from zackzack.tui.game_screen import GameScreen
+from zackzack.tui.session import Session
+from zackzack.tui.start import StartScreen
+
+SessionMaker = Callable[[], Session]
+"""Makes the session of a new match (a new deal, or a new connection)."""
+
+
+class PlayApp(App[None]):
+    """``zackzack play``: one match after another at a local or a remote table."""
+
+    TITLE = "zackzack"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, lang: str, sessions: SessionMaker | None = None, *,
+                 again: bool = True) -> None:
+        """``sessions`` makes each match's session (``None``: ask on the start screen first);
+        ``again``: Enter starts a new match after the last one."""
+        super().__init__()
+        self.lang = lang
+        self.sessions = sessions
+        self.again = again
+        self.too_small: TooSmall | None = None
+
+    def on_mount(self) -> None:
+        """Play at once, or ask what to play."""
+        if self.sessions is not None:
+            self.play(self.sessions)
+        else:
+            self.push_screen(StartScreen(self.lang), self._chosen)
+        self.check_size(self.size.width, self.size.height)
+
+    def _chosen(self, sessions: SessionMaker | None) -> None:
+        if sessions is None:
+            self.exit()
+        else:
+            self.sessions = sessions
+            self.play(sessions)
+
+    @work(exclusive=True)
+    async def play(self, sessions: SessionMaker) -> None:
+        """Start a match with a fresh session, replacing the screen of the last one."""
+        session = sessions()
+        try:
+            await session.open()
+        except ValueError as error:
+            self.exit(return_code=2, message=f"zackzack play: error: {error}")
+            return
+
+        def again() -> None:
+            self.play(sessions)
+
+        screen = GameScreen(session, self.lang, again if self.again else None)
+        if isinstance(self.screen, GameScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit, asking first while a match is on."""
+        game = next((s for s in self.screen_stack if isinstance(s, GameScreen)), None)
+        if game is not None:
+            game.ask_quit()
+        else:
+            self.exit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Cover the screen with a message while the terminal is too small."""
+        self.check_size(event.size.width, event.size.height)
+
+    def check_size(self, width: int, height: int) -> None:
+        """Show or hide the too-small message for a terminal of ``width`` × ``height``."""
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small and self.too_small is None:
+            self.too_small = TooSmall(self.lang, width, height)
+            self.push_screen(self.too_small)
+        elif small and self.too_small is not None:
+            self.too_small.resized(width, height)
+        elif not small and self.too_small is not None:
+            if self.screen is self.too_small:
+                self.pop_screen()
+            self.too_small = None

@@ -1,0 +1,96 @@
+"""An offline session: a table in this process, on the real clock (the asyncio loop), with bots.
+
+The bots run on the same loop as the Textual app, so they act while the player types.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from zackzack.games.base import Action, Event, Rules
+from zackzack.games.errors import IllegalAction
+from zackzack.table import LIVE, Settings, Table, TableView
+from zackzack.tui.session import Listener, Seat
+
+
+class Player(Protocol):
+    """A bot at the table: it acts by itself until stopped."""
+
+    def stop(self) -> None: ...
+
+
+BotMaker = Callable[[Table, int, random.Random], Player]
+"""Seats a bot: ``maker(table, seat, rng)``."""
+
+
+class OfflineSession:
+    """A local table: people at this keyboard in ``mine``, a bot in every other seat."""
+
+    creator = True
+
+    def __init__(self, rules: Rules, options: Any, seats: Sequence[Seat], mine: Sequence[int],
+                 bots: Mapping[int, BotMaker], *, seed: int, settings: Settings = LIVE,
+                 first_round: Any = None) -> None:
+        self.rules = rules
+        self.options = options
+        self.seats = tuple(seats)
+        self.mine = tuple(mine)
+        self.seed = seed
+        self._bots = dict(bots)
+        self._settings = settings
+        self._first_round = first_round
+        self._players: list[Player] = []
+        self._listener: Listener | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self.table: Table | None = None
+
+    async def open(self) -> None:
+        """Nothing to connect to."""
+
+    def start(self, listener: Listener) -> None:
+        """Deal, seat the bots, start the match on the running loop's clock."""
+        self._listener = listener
+        table = self.table = Table(self.rules, self.options, clock=asyncio.get_running_loop(),
+                                   seed=self.seed, settings=self._settings,
+                                   first_round=self._first_round)
+        reader = self.mine[0] if len(self.mine) == 1 else None
+        self._unsubscribe = table.subscribe(reader, self._changed)
+        for seat, maker in sorted(self._bots.items()):
+            self._players.append(maker(table, seat, random.Random(f"{self.seed} bot {seat}")))
+        table.start()
+
+    def _changed(self, events: list[Event]) -> None:
+        if self._listener is not None:
+            self._listener.changed(events)
+
+    def view(self, seat: int | None) -> TableView | None:
+        """What ``seat`` sees now."""
+        return self.table.view(seat) if self.table is not None else None
+
+    def now(self) -> int:
+        """The table time now."""
+        return self.table.time_ms() if self.table is not None else 0
+
+    def act(self, seat: int, action: Action) -> None:
+        """Submit at once; a refusal goes straight to the listener."""
+        if self.table is None or self._listener is None:
+            return
+        try:
+            self.table.submit(seat, action)
+        except IllegalAction as error:
+            self._listener.refused(seat, error.code, str(error))
+
+    def ready(self) -> None:
+        """A local table starts by itself."""
+
+    async def close(self) -> None:
+        """Stop the bots and stop listening."""
+        for player in self._players:
+            player.stop()
+        self._players.clear()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._listener = None

@@ -1,0 +1,237 @@
+"""A remote session: this keyboard at a server's table over the websocket (docs/protocol.md).
+
+``open`` says hello and joins the table from the link (or watches it when every seat is
+taken); afterwards a reader task turns the server's messages into views and events. A
+dropped connection is retried with growing pauses; the server knows the player by the
+token of the first hello, so joining again returns to the same seat.
+
+>>> parse_link("http://localhost:8000/t/k7m2qx")
+('ws://localhost:8000/ws', 'K7M2QX')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import urllib.parse
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+from websockets.typing import Origin
+
+from zackzack.games import game
+from zackzack.games.base import Action, Rules, to_json
+from zackzack.server import protocol as p
+from zackzack.table import TableView
+from zackzack.tui.codec import decode_event, decode_view
+from zackzack.tui.session import Listener, Seat
+from zackzack.tui.texts import tr
+
+RETRY_S = (0.2, 0.5, 1.0, 2.0, 4.0)
+"""Pauses before the attempts to reconnect; the last one repeats."""
+WATCH_INSTEAD = frozenset({"already_started", "table_full", "seat_taken"})
+"""Join refusals after which this keyboard watches the table instead."""
+
+_CODE = re.compile(r"[A-Za-z0-9]{4,16}")
+_decoder = msgspec.json.Decoder(p.ServerMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def parse_link(link: str) -> tuple[str, str]:
+    """The websocket URL and the table code of a table link ``http://HOST:PORT/t/CODE``."""
+    parts = urllib.parse.urlsplit(link.strip())
+    found = re.fullmatch(r"/t/([^/]+)/?", parts.path)
+    if parts.scheme not in ("http", "https") or not parts.netloc or not found \
+            or not _CODE.fullmatch(found.group(1)):
+        raise ValueError(f"a table link looks like http://HOST:PORT/t/CODE, got {link!r}")
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}/ws", found.group(1).upper()
+
+
+class RemoteSession:
+    """A seat at a server's table (or a watcher's place when no seat is free)."""
+
+    def __init__(self, url: str, code: str, name: str, lang: str) -> None:
+        self.url, self.code, self.name, self.lang = url, code, name, lang
+        self.token: str | None = None
+        self.player = ""
+        self.rules: Rules = game("unter-spannung")
+        self.seats: tuple[Seat, ...] = ()
+        self.mine: tuple[int, ...] = ()
+        self.creator = False
+        self.closed = False
+        self._socket: ClientConnection | None = None
+        self._table: p.TableInfo | None = None
+        self._view: TableView | None = None
+        self._clock = (0, 0.0)
+        self._listener: Listener | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._ref = 0
+        self._refs: dict[int, int] = {}
+        self._sending: set[asyncio.Task[None]] = set()
+
+    # Connecting ----------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect, say hello and take the seat; raises ``ValueError`` when that fails."""
+        try:
+            await self._connect()
+        except (OSError, WebSocketException, TimeoutError) as error:
+            raise ValueError(f"cannot reach {self.url}: {error}") from None
+
+    async def _connect(self) -> None:
+        netloc = urllib.parse.urlsplit(self.url).netloc
+        origin = Origin(("https" if self.url.startswith("wss") else "http") + "://" + netloc)
+        socket = await connect(self.url, origin=origin, open_timeout=10)
+        try:
+            await self._send(socket, p.Hello(token=self.token, name=self.name))
+            welcome = await self._expect(socket, p.Welcome)
+            self.token, self.player = welcome.token, welcome.player
+            await self._send(socket, p.Join(code=self.code))
+            state = await self._expect(socket, p.TableState)
+        except BaseException:
+            await socket.close()
+            raise
+        self._socket = socket
+        self._take(state.table, state.view, state.now)
+
+    async def _expect(self, socket: ClientConnection, kind: type[Any]) -> Any:
+        """Read until a message of ``kind``; a join refused for a full table watches instead."""
+        while True:
+            message = self._decode(await socket.recv())
+            if isinstance(message, kind):
+                return message
+            if isinstance(message, p.Error):
+                if message.code in WATCH_INSTEAD:
+                    await self._send(socket, p.Watch(code=self.code))
+                    continue
+                raise ValueError(f"table {self.code}: {message.reason} ({message.code})")
+
+    @staticmethod
+    def _decode(text: str | bytes) -> p.ServerMessage | None:
+        try:
+            message: p.ServerMessage = _decoder.decode(text)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        return message
+
+    @staticmethod
+    async def _send(socket: ClientConnection, message: p.ClientMessage) -> None:
+        await socket.send(_encoder.encode(message).decode())
+
+    # Reading -------------------------------------------------------------------------------
+
+    def start(self, listener: Listener) -> None:
+        """Read the server's messages from now on and tell ``listener``."""
+        self._listener = listener
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        while not self.closed:
+            socket = self._socket
+            if socket is not None:
+                with contextlib.suppress(WebSocketException, OSError):
+                    async for text in socket:
+                        self._receive(self._decode(text))
+            if not self.closed:
+                await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        self._socket = None
+        self._tell_status(tr("reconnecting", self.lang))
+        for attempt in range(1 << 30):
+            await asyncio.sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+            if self.closed:
+                return
+            with contextlib.suppress(OSError, WebSocketException, TimeoutError, ValueError):
+                await self._connect()
+                self._tell_status("")
+                if self._listener is not None:
+                    self._listener.changed([])
+                return
+
+    def _receive(self, message: p.ServerMessage | None) -> None:
+        listener = self._listener
+        if isinstance(message, p.TableState):
+            self._take(message.table, message.view, message.now)
+            if listener is not None:
+                listener.changed([])
+        elif isinstance(message, p.Events):
+            self._take(self._table, message.view, message.now)
+            events = [e for e in (decode_event(self.rules, data) for data in message.events)
+                      if e is not None]
+            if listener is not None:
+                listener.changed(events)
+        elif isinstance(message, p.Ack) and not message.ok and listener is not None:
+            seat = self._refs.pop(message.ref, self.mine[0] if self.mine else 0)
+            listener.refused(seat, message.code or "refused", message.reason or "")
+        elif isinstance(message, p.Ack):
+            self._refs.pop(message.ref, None)
+        elif isinstance(message, p.Error) and listener is not None:
+            listener.status(f"{message.reason} ({message.code})")
+
+    def _take(self, info: p.TableInfo | None, view: Any, now: int) -> None:
+        """Keep the table, its seats and the view, and the clock they are on."""
+        if info is not None:
+            self._table = info
+            self.rules = game(info.game)
+            self.mine = (info.you,) if info.you is not None else ()
+            self.creator = info.creator == self.player
+            self.seats = tuple(Seat(seat.name or tr("seat_open", self.lang), seat.kind,
+                                    seat.connected, seat.ready) for seat in info.seats)
+        if view is not None:
+            self._view = decode_view(self.rules, view)
+        self._clock = (now, asyncio.get_running_loop().time())
+
+    def _tell_status(self, text: str) -> None:
+        if self._listener is not None:
+            self._listener.status(text)
+
+    # The session ---------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> TableView | None:
+        """The last view the server sent (it is always this connection's seat's)."""
+        return self._view
+
+    def now(self) -> int:
+        """The table time: the server's last ``now`` plus the time since it arrived."""
+        now, at = self._clock
+        with contextlib.suppress(RuntimeError):
+            return now + int((asyncio.get_running_loop().time() - at) * 1000)
+        return now
+
+    def act(self, seat: int, action: Action) -> None:
+        """Send the action with a fresh ``ref``; its ``ack`` comes back to ``refused``."""
+        self._ref += 1
+        self._refs[self._ref] = seat
+        self._post(p.Act(ref=self._ref, action=to_json(action)), seat)
+
+    def ready(self) -> None:
+        """The creator starts the match; anybody else says they are ready."""
+        self._post(p.Start() if self.creator else p.Ready(ready=True), None)
+
+    def _post(self, message: p.ClientMessage, seat: int | None) -> None:
+        socket = self._socket
+        if socket is None:
+            if seat is not None and self._listener is not None:
+                self._listener.refused(seat, "offline", "")
+            return
+        task = asyncio.get_running_loop().create_task(self._send_quietly(socket, message))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send_quietly(self, socket: ClientConnection, message: p.ClientMessage) -> None:
+        with contextlib.suppress(WebSocketException, OSError):
+            await self._send(socket, message)
+
+    async def close(self) -> None:
+        """Close the connection; the seat stays ours at the table."""
+        self.closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+        if self._socket is not None:
+            await self._socket.close()
+

@@ -1,0 +1,116 @@
+"""The start screen: which game, which bots, which options; Enter starts, Esc leaves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
+
+from zackzack.bots import LEVELS
+from zackzack.tui import setup
+from zackzack.tui.session import Session
+from zackzack.tui.texts import tr
+
+HANDICAPS = ((), ("me",), ("bot",))
+"""The handicap choices, in the order of the buttons: none, me, the bot."""
+
+
+class StartScreen(Screen[Callable[[], Session] | None]):
+    """Ask for the game, the opponents and the options; answer with a session maker."""
+
+    DEFAULT_CSS = """
+    StartScreen { align: center middle; }
+    StartScreen > Vertical { width: 72; height: auto; border: round $accent; padding: 0 2; }
+    StartScreen Label { margin-top: 1; text-style: bold; }
+    StartScreen RadioSet { layout: horizontal; width: auto; }
+    StartScreen .hint { color: $text-muted; }
+    StartScreen #error { color: $error; text-style: bold; }
+    StartScreen Button { margin-top: 1; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        """The form: game, opponents, the game's options, name, start."""
+        t = self._t
+        with Vertical():
+            yield Static(t("start_title"), classes="title")
+            yield Label(t("game"))
+            with RadioSet(id="game"):
+                yield RadioButton("Unter Spannung", value=True)
+                yield RadioButton("Schnelllauf")
+            yield Label(t("opponents"))
+            yield Input(",".join(setup.DEFAULT_BOTS["unter-spannung"]), id="bots")
+            yield Static(t("levels", levels=", ".join(LEVELS)), classes="hint")
+            yield Checkbox(t("tournament"), id="tournament")
+            yield Checkbox(t("local_two"), id="local_two")
+            yield Label(t("handicap"), id="handicap_label")
+            with RadioSet(id="handicap"):
+                for key in ("h_none", "h_me", "h_bot"):
+                    yield RadioButton(t(key), value=key == "h_none")
+            yield Label(t("name"))
+            yield Input(id="name", max_length=24)
+            yield Static(id="error")
+            yield Button(t("start"), variant="primary", id="start")
+            yield Static(t("start_hint"), classes="hint")
+
+    def _t(self, key: str, **fields: str) -> str:
+        return tr(key, self.lang, **fields)
+
+    def on_mount(self) -> None:
+        """Show the options of the first game."""
+        self._show_options()
+
+    @property
+    def game(self) -> str:
+        """The chosen game."""
+        return setup.GAMES[self.query_one("#game", RadioSet).pressed_index]
+
+    @on(RadioSet.Changed, "#game")
+    def _game_changed(self) -> None:
+        self.query_one("#bots", Input).value = ",".join(setup.DEFAULT_BOTS[self.game])
+        self._show_options()
+
+    @on(Checkbox.Changed, "#local_two")
+    def _show_options(self) -> None:
+        us = self.game == "unter-spannung"
+        two = self.query_one("#local_two", Checkbox).value
+        self.query_one("#tournament").display = us
+        self.query_one("#local_two").display = not us
+        self.query_one("#handicap").display = not us
+        self.query_one("#handicap_label").display = not us
+        self.query_one("#bots").disabled = not us and two
+
+    @on(Button.Pressed, "#start")
+    @on(Input.Submitted)
+    def start(self) -> None:
+        """Check the form; start, or say what is wrong."""
+        two = self.game == "schnelllauf" and self.query_one("#local_two", Checkbox).value
+        bots = () if two else tuple(
+            spec.strip() for spec in self.query_one("#bots", Input).value.split(",")
+            if spec.strip())
+        try:
+            chosen = setup.Setup(
+                game=self.game, bots=bots, local_two=two,
+                tournament=self.game == "unter-spannung"
+                and self.query_one("#tournament", Checkbox).value,
+                handicap=HANDICAPS[self.query_one("#handicap", RadioSet).pressed_index]
+                if self.game == "schnelllauf" else (),
+                name=self.query_one("#name", Input).value.strip())
+        except ValueError as error:
+            self.query_one("#error", Static).update(str(error))
+            return
+        lang = self.lang
+        self.dismiss(lambda: setup.session(chosen, lang))
+
+    def on_key(self, event: events.Key) -> None:
+        """Esc leaves."""
+        if event.key == "escape":
+            event.stop()
+            self.dismiss(None)

@@ -1,0 +1,125 @@
+"""The Unter Spannung board: the others' counts, the discard pile, the own draw pile and hand.
+
+The hand is sorted by value and spread, so that the two values that fit are quick to find;
+card *i* has key ``HAND_KEYS[i]`` and the cursor (arrows, Enter) reaches every card.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from zackzack.games import unter_spannung as us
+from zackzack.table import TableView
+from zackzack.tui.board import Board, label
+from zackzack.tui.cards import Block, back, beside, us_card, us_top
+from zackzack.tui.keys import Command, Confirm, DrawCard, HandCard, MoveCursor
+from zackzack.tui.texts import cards, tr
+
+CARD_WIDTH = 7
+"""A hand card's width with its gap."""
+
+
+class UsBoard(Board):
+    """One seat's view of an Unter Spannung round."""
+
+    cursor = 0
+    cursor_shown = False
+    top_row = 0
+
+    @property
+    def seat(self) -> int | None:
+        """The seat played here (``None``: watching)."""
+        return self.session.mine[0] if self.session.mine else None
+
+    def hand(self) -> list[us.Card]:
+        """The own hand in the order shown (and keyed)."""
+        view = self.view(self.seat)
+        return sorted(view.state.hand) if view is not None else []
+
+    def command(self, command: Command) -> bool:
+        """Play a card by its key or the cursor, draw, or move the cursor."""
+        view, seat = self.view(self.seat), self.seat
+        if view is None or seat is None:
+            return False
+        hand = sorted(view.state.hand)
+        if isinstance(command, HandCard | Confirm):
+            index = command.index if isinstance(command, HandCard) else self.cursor
+            if index < len(hand):
+                self.session.act(seat, us.Play(hand[index], seen=view.state.version))
+            return True
+        if isinstance(command, DrawCard):
+            self.session.act(seat, us.Draw())
+            return True
+        if isinstance(command, MoveCursor):
+            step = command.dx + command.dy * self._per_row()
+            self.cursor = max(0, min(len(hand) - 1, self.cursor + step))
+            self.cursor_shown = True
+            self.refresh()
+            return True
+        return False
+
+    def _per_row(self) -> int:
+        return max(1, (self.size.width - 1) // CARD_WIDTH)
+
+    def lines(self, width: int) -> Block:
+        """Opponents, pile and draw pile, then the hand in rows that fit the height."""
+        view = self.view(self.seat)
+        if view is None:
+            return []
+        state: us.View = view.state
+        lines = self._others(view, state, width)
+        info = [label(f"{tr('pile', self.lang)} · {cards(state.discard_count, self.lang)}")]
+        blocks = [us_top(state.top)]
+        if self.seat is not None:
+            blocks.append(back(state.draw_counts[self.seat]))
+            draw = tr("draw_pile", self.lang, n=state.draw_counts[self.seat])
+            info += [label(draw, ""), label(self.frozen(view, self.seat), "bold cyan")]
+        lines += beside([*blocks, info], gap=2)
+        if self.seat is None:
+            return [*lines, Text(""), label(tr("watching", self.lang), "italic")]
+        return lines + self._hand(view, state, width, self.size.height - len(lines) - 1)
+
+    def _others(self, view: TableView, state: us.View, width: int) -> Block:
+        parts = []
+        for seat in range(len(state.hand_counts)):
+            if seat == self.seat:
+                continue
+            part = label(self.name_of(seat))
+            part.append(f"  {tr('in_hand', self.lang, n=state.hand_counts[seat])}"
+                        f" · {tr('to_draw', self.lang, n=state.draw_counts[seat])}", style="")
+            frozen = self.frozen(view, seat)
+            if frozen:
+                part.append(f"  {frozen}", style="bold cyan")
+            parts.append(part)
+        lines: Block = []
+        line = Text()
+        for part in parts:
+            if line.cell_len and line.cell_len + 5 + part.cell_len > width:
+                lines.append(line)
+                line = Text()
+            if line.cell_len:
+                line.append("  │  ", style="dim")
+            line.append_text(part)
+        return [*lines, line]
+
+    def _hand(self, view: TableView, state: us.View, width: int, height: int) -> Block:
+        hand = sorted(state.hand)
+        self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        per_row = max(1, (width + 1) // CARD_WIDTH)
+        rows = max(1, height // 4)
+        cursor_row = self.cursor // per_row
+        self.top_row = min(max(self.top_row, cursor_row - rows + 1), cursor_row)
+        self.top_row = max(0, min(self.top_row, (len(hand) - 1) // per_row - rows + 1))
+        first, last = self.top_row * per_row, min(len(hand), (self.top_row + rows) * per_row)
+        frozen = self.seat is not None and bool(self.frozen(view, self.seat))
+        title = label(tr("hand", self.lang, n=len(hand)))
+        if first or last < len(hand):
+            title.append("   " + tr("hand_more", self.lang, before=first, after=len(hand) - last),
+                         style="yellow")
+        lines = [title]
+        for start in range(first, last, per_row):
+            lines += beside([
+                us_card(card, self.scheme.hand_key(i), dim=frozen,
+                        chosen=self.cursor_shown and i == self.cursor)
+                for i, card in enumerate(hand[start:min(last, start + per_row)], start)])
+        return lines
