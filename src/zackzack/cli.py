@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "play": "zackzack.tui.cli",
     "replay": "zackzack.replay_cli",
     "serve": "zackzack.server.cli",
+    "simulate": "zackzack.sim.cli",
 }
 """Command name → module with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""
 

@@ -1,0 +1,239 @@
+"""The simulator: bots play whole matches at real tables on the virtual clock, fast.
+
+Matches are numbered; match ``i`` of seed ``s`` always deals and plays the same, so the
+results do not depend on how many processes share the work. Matches run in fixed chunks,
+each chunk in one process, and come back in order.
+
+>>> config = Config("unter-spannung", parse_options("unter-spannung", {"players": 2}),
+...                 bots=(parse_bot("pro"), parse_bot("beginner")), matches=20, seed=1)
+>>> records = simulate(config)
+>>> sum(r.rounds[0].winner == 0 for r in records) > 10  # the pro wins most rounds
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import closing
+from dataclasses import dataclass
+from typing import Any
+
+from zackzack.bots import Bot, BotSpec, parse_bot
+from zackzack.clock import VirtualClock
+from zackzack.games import game
+from zackzack.games.base import Event
+from zackzack.table import Phase, RoundScored, Table
+
+__all__ = ["Config", "MatchRecord", "RoundRecord", "match_seed", "parse_bot", "parse_options",
+           "play_match", "simulate"]
+
+ACTIONS = frozenset({"played", "drew", "moved"})
+"""Event kinds that are a player's accepted action."""
+STEPS = frozenset({"rotated", "flipped", "reshuffled"})
+"""Event kinds that are an automatic step: Nichts geht mehr, a stalemate flip or reshuffle."""
+MAX_GAME_HOURS = 24
+"""A match still running after this much game time is a bug, reported as an error."""
+CHUNK_ROUNDS = 200
+"""About how many rounds one chunk of work holds."""
+_MASK = (1 << 64) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What to simulate: a game with its options, one bot per seat, how much, which seed.
+
+    ``matches`` plays exactly that many matches; ``rounds`` plays matches until at least that
+    many rounds have been played (a tournament or Schnelllauf match has several).
+    """
+
+    game: str
+    options: Any
+    bots: tuple[BotSpec, ...]
+    seed: int = 0
+    matches: int | None = None
+    rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.bots) != self.options.players:
+            raise ValueError(f"{len(self.bots)} bots for {self.options.players} seats: "
+                             "name one bot per player")
+        if (self.matches is None) == (self.rounds is None):
+            raise ValueError("say how much to simulate: matches or rounds, not both")
+        amount = self.matches if self.matches is not None else self.rounds
+        if amount is None or not 1 <= amount <= 100_000_000:
+            raise ValueError(f"the number of matches or rounds must be 1 to 100000000, "
+                             f"not {amount}")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round: its winner (``None``: nobody), length in game ms and in accepted actions,
+    and how many automatic steps (Nichts geht mehr, stalemate flips) it needed."""
+
+    winner: int | None
+    ms: int
+    actions: int
+    steps: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match: its rounds, each seat's place and final score, and each bot's misses."""
+
+    index: int
+    rounds: tuple[RoundRecord, ...]
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    wrong_cards: tuple[int, ...]
+    too_late: tuple[int, ...]
+
+
+def parse_options(game_name: str, data: dict[str, Any]) -> Any:
+    """The game's options from JSON-like data; bad ones raise ``OptionsError`` (a ValueError)."""
+    return game(game_name).parse_options(data)
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The table seed of match ``index`` (a SplitMix64 mix of ``seed`` and ``index``).
+
+    >>> match_seed(7, 0) != match_seed(7, 1) != match_seed(8, 0)
+    True
+    """
+    x = ((seed & _MASK) * 0x9E3779B97F4A7C15 + index + 1) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (x ^ (x >> 31)) >> 1
+
+
+class _Tally:
+    """Counts a round's actions and automatic steps and records it when it is scored."""
+
+    __slots__ = ("actions", "rounds", "started", "steps", "table")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.rounds: list[RoundRecord] = []
+        self.actions = self.steps = self.started = 0
+
+    def __call__(self, events: list[Event]) -> None:
+        for event in events:
+            kind = event.kind
+            if kind in ACTIONS:
+                self.actions += 1
+            elif kind in STEPS:
+                self.steps += 1
+            elif type(event) is RoundScored:
+                result = event.result
+                now = self.table.now
+                self.rounds.append(RoundRecord(result.winner, now - self.started, self.actions,
+                                               self.steps, result.scores))
+                self.actions = self.steps = 0
+                self.started = now
+
+
+def play_match(config: Config, index: int) -> MatchRecord:
+    """Play match ``index`` of ``config`` to its end on the virtual clock."""
+    rules = game(config.game)
+    seed = match_seed(config.seed, index)
+    clock = VirtualClock()
+    table = Table(rules, config.options, clock=clock, seed=seed)
+    tally = _Tally(table)
+    table.subscribe_all(tally)
+    rng = random.Random(seed ^ 0x5EED)
+    bots = [Bot(table, seat, spec, rng) for seat, spec in enumerate(config.bots)]
+    table.start()
+    step = clock.step
+    limit = MAX_GAME_HOURS * 3600.0
+    while table.phase is not Phase.OVER and step(limit):
+        pass
+    result = table.match.result
+    if result is None:
+        raise RuntimeError(f"match {index} of seed {config.seed} did not end "
+                           f"within {MAX_GAME_HOURS} game hours")
+    seats = range(len(bots))
+    return MatchRecord(
+        index, tuple(tally.rounds), tuple(result.place_of(seat) for seat in seats),
+        tuple(next(p.score for p in result.placings if p.seat == seat) for seat in seats),
+        tuple(bot.wrong_cards for bot in bots), tuple(bot.too_late for bot in bots))
+
+
+def _chunk(config: Config, start: int, count: int) -> list[MatchRecord]:
+    return [play_match(config, index) for index in range(start, start + count)]
+
+
+def chunk_size(config: Config) -> int:
+    """How many matches one chunk of work holds: fixed per configuration, never per job."""
+    if config.game == "schnelllauf":
+        per_match = 20  # a typical match between bots of one level
+    elif config.options.tournament:
+        per_match = 2 * config.options.players
+    else:
+        per_match = 1
+    return max(1, CHUNK_ROUNDS // per_match)
+
+
+def simulate(config: Config, jobs: int = 1,
+             progress: Callable[[list[MatchRecord]], object] | None = None) -> list[MatchRecord]:
+    """Play the matches of ``config`` across ``jobs`` processes; the records in match order.
+
+    ``progress`` is called with the records of each chunk as it completes, in order.
+    """
+    if not 1 <= jobs <= 256:
+        raise ValueError(f"--jobs must be 1 to 256, not {jobs}")
+    records: list[MatchRecord] = []
+    rounds = 0
+    with closing(_chunks(config, chunk_size(config), jobs)) as chunks:
+        for chunk in chunks:
+            done = len(records)
+            for record in chunk:
+                records.append(record)
+                rounds += len(record.rounds)
+                if _done(config, len(records), rounds):
+                    break
+            if progress is not None:
+                progress(records[done:])
+            if _done(config, len(records), rounds):
+                break
+    return records
+
+
+def _done(config: Config, matches: int, rounds: int) -> bool:
+    if config.matches is not None:
+        return matches >= config.matches
+    return config.rounds is not None and rounds >= config.rounds
+
+
+def _starts(config: Config, size: int) -> Iterator[tuple[int, int]]:
+    start = 0
+    while config.matches is None or start < config.matches:
+        count = size if config.matches is None else min(size, config.matches - start)
+        yield start, count
+        start += count
+
+
+def _chunks(config: Config, size: int,
+            jobs: int) -> Generator[list[MatchRecord], None, None]:
+    """Each chunk's records in order; with several jobs a few chunks run ahead."""
+    if jobs == 1:
+        for start, count in _starts(config, size):
+            yield _chunk(config, start, count)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: list[Future[list[MatchRecord]]] = []
+        starts = _starts(config, size)
+        try:
+            for start, count in starts:
+                pending.append(pool.submit(_chunk, config, start, count))
+                if len(pending) >= 2 * jobs:
+                    break
+            while pending:
+                yield pending.pop(0).result()
+                for start, count in starts:
+                    pending.append(pool.submit(_chunk, config, start, count))
+                    break
+        finally:
+            for future in pending:
+                future.cancel()

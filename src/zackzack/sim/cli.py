@@ -1,0 +1,254 @@
+"""``zackzack simulate GAME``: bots play thousands of matches; win rates, lengths, misses.
+
+Players are numbered from 1 on the command line, in the order of ``--bots``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from zackzack.bots import LEVELS, STRATEGIES, parse_bot
+from zackzack.games import GAMES, game
+from zackzack.sim import Config, MatchRecord, simulate
+from zackzack.sim.stats import summarise
+
+HELP = "let bots play many matches and print win rates, round lengths and misses"
+EPILOG = f"""\
+bots: LEVEL or LEVEL:STRATEGY, comma-separated, one per player (a single name seats it
+everywhere); levels {", ".join(LEVELS)}; strategies {", ".join(STRATEGIES)}.
+handicap (Schnelllauf): PLAYER:pile=4, PLAYER:one-hand, PLAYER:pile=4,one-hand, or just
+PLAYER for both.
+examples:
+  zackzack simulate unter-spannung --players 4 --bots pro,normal,normal,beginner \\
+      --rounds 20000 --tournament --seed 7 --jobs 2
+  zackzack simulate schnelllauf --bots pro,normal --matches 2000 --handicap 1:pile=4
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``simulate`` command's arguments."""
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("game", choices=sorted(GAMES), help="which game to simulate")
+    parser.add_argument("--players", type=int, help="Unter Spannung: 2 to 6 (default: "
+                        "as many as --bots names, else 4)")
+    parser.add_argument("--bots", default="normal", help="the bots, one per player "
+                        "(default: normal everywhere)")
+    amount = parser.add_mutually_exclusive_group()
+    amount.add_argument("--rounds", type=int, help="play matches until this many rounds "
+                        "(default 1000)")
+    amount.add_argument("--matches", type=int, help="play exactly this many matches")
+    parser.add_argument("--tournament", action="store_true",
+                        help="Unter Spannung: the tournament, 2 × players rounds a match")
+    parser.add_argument("--handicap", action="append", default=[], metavar="SPEC",
+                        help="Schnelllauf: handicap a player (repeatable), e.g. 1:pile=4")
+    parser.add_argument("--jokers", type=int, help="Schnelllauf: jokers per deck (0 to 3)")
+    parser.add_argument("--no-wrap", action="store_true",
+                        help="Schnelllauf: the ace is not next to the king")
+    parser.add_argument("--penalty-ms", type=int, help="the freeze for a wrong card")
+    parser.add_argument("--countdown-ms", type=int, help="the countdown of automatic steps")
+    parser.add_argument("--seed", type=int, help="the same seed, the same results")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE as JSON")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and round lengths")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The simulation that the arguments ask for; anything wrong raises ``ValueError``."""
+    names = [name for name in args.bots.split(",")]
+    bots = [parse_bot(name) for name in names]
+    data: dict[str, Any] = {}
+    players = args.players
+    if players is None and len(bots) > 1:
+        players = len(bots)
+    if players is not None:
+        data["players"] = players
+    if args.penalty_ms is not None:
+        data["penalty_ms"] = args.penalty_ms
+    if args.countdown_ms is not None:
+        data["countdown_ms"] = args.countdown_ms
+    if args.game == "schnelllauf":
+        if args.tournament:
+            raise ValueError("--tournament is a variant of Unter Spannung")
+        if args.jokers is not None:
+            data["jokers"] = args.jokers
+        if args.no_wrap:
+            data["wrap"] = False
+        if args.handicap:
+            data.update(parse_handicaps(args.handicap))
+    else:
+        if args.handicap or args.jokers is not None or args.no_wrap:
+            raise ValueError("--handicap, --jokers and --no-wrap are Schnelllauf options")
+        data["tournament"] = args.tournament
+    options = game(args.game).parse_options(data)
+    if len(bots) == 1:
+        bots *= options.players
+    if len(bots) != options.players:
+        raise ValueError(f"--bots names {len(bots)} bots for {options.players} players")
+    if args.rounds is not None and args.rounds < 1:
+        raise ValueError("--rounds must be at least 1")
+    if args.matches is not None and args.matches < 1:
+        raise ValueError("--matches must be at least 1")
+    if not 1 <= args.jobs <= 256:
+        raise ValueError(f"--jobs must be 1 to 256, not {args.jobs}")
+    rounds = args.rounds if args.matches is None and args.rounds is not None else None
+    if args.matches is None and rounds is None:
+        rounds = 1000
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    return Config(args.game, options, tuple(bots), seed=seed, matches=args.matches,
+                  rounds=rounds)
+
+
+def parse_handicaps(specs: list[str]) -> dict[str, Any]:
+    """Schnelllauf options for ``PLAYER:pile=4,one-hand`` handicaps (players from 1).
+
+    >>> parse_handicaps(["2:pile=4", "2:one-hand"])
+    {'pile_size': [3, 4], 'one_hand_seats': [False, True]}
+    >>> parse_handicaps(["1"])
+    {'pile_size': [4, 3], 'one_hand_seats': [True, False]}
+    """
+    pile_size, one_hand = [3, 3], [False, False]
+    for spec in specs:
+        player, _, items = spec.partition(":")
+        if player.strip() not in ("1", "2"):
+            raise ValueError(f"--handicap {spec!r}: start with the player, 1 or 2, "
+                             "as in 1:pile=4")
+        seat = int(player) - 1
+        for item in (items or "pile=4,one-hand").split(","):
+            key, _, value = item.strip().partition("=")
+            if key == "pile" and value in ("3", "4"):
+                pile_size[seat] = int(value)
+            elif key == "one-hand" and not value:
+                one_hand[seat] = True
+            else:
+                raise ValueError(f"--handicap {spec!r}: {item!r} is not pile=3, pile=4 "
+                                 "or one-hand")
+    return {"pile_size": pile_size, "one_hand_seats": one_hand}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation and print its table; bad arguments are a ``ValueError`` (exit 2)."""
+    config = config_from_args(args)
+    for path in (args.json, args.plot):
+        if path and not Path(path).resolve().parent.is_dir():
+            raise ValueError(f"cannot write {path}: no such directory")
+    if args.plot and not args.plot.lower().endswith((".png", ".svg", ".pdf")):
+        raise ValueError("--plot FILE must end in .png, .svg or .pdf")
+    started = time.perf_counter()
+    records = _run_with_progress(config, args.jobs, quiet=args.quiet)
+    elapsed = time.perf_counter() - started
+    summary = summarise(config, records)
+    summary["jobs"] = args.jobs
+    summary["wall_seconds"] = elapsed
+    summary["rounds_per_second"] = summary["rounds"] / elapsed if elapsed > 0 else 0.0
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = 110  # a file or pipe: room for the whole table
+    console.print(render(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
+                                   encoding="utf-8")
+    if args.plot:
+        from zackzack.sim.plot import plot  # matplotlib only when asked for
+
+        plot(summary, records, args.plot)
+    return 0
+
+
+def _run_with_progress(config: Config, jobs: int, quiet: bool) -> list[MatchRecord]:
+    by_matches = config.matches is not None
+    total = config.matches if by_matches else config.rounds
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        return simulate(config, jobs)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rounds]} rounds · {task.fields[rate]} rounds/s"),
+        TimeRemainingColumn(), console=console, transient=True)
+    unit = "matches" if by_matches else "rounds"
+    task = progress.add_task(f"simulating {unit}", total=total, rounds=0, rate="–")
+    started = time.perf_counter()
+    state = {"rounds": 0}
+
+    def advance(records: list[MatchRecord]) -> None:
+        if not progress.live.is_started:
+            progress.start()  # after the worker processes exist: never fork a live thread
+        rounds = sum(len(record.rounds) for record in records)
+        state["rounds"] += rounds
+        rate = state["rounds"] / max(time.perf_counter() - started, 1e-9)
+        progress.update(task, advance=len(records) if by_matches else rounds,
+                        rounds=state["rounds"], rate=f"{rate:,.0f}")
+
+    try:
+        return simulate(config, jobs, progress=advance)
+    finally:
+        progress.stop()
+
+
+def render(summary: dict[str, Any]) -> Table:
+    """The summary as a rich table with a caption of round lengths and automatic steps."""
+    rules = game(summary["game"])
+    several = summary["rounds_per_match"].get("max", 1) > 1
+    us = summary["game"] == "unter-spannung"
+    players = len(summary["seats"])
+    title = (f"{rules.INFO.title} · {players} players · {summary['matches']:,} matches · "
+             f"{summary['rounds']:,} rounds · seed {summary['seed']}")
+    table = Table(title=title, title_justify="left", caption_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Bot")
+    if several:
+        table.add_column("Match wins", justify="right")
+        table.add_column("95% CI", justify="right")
+    table.add_column("Round wins", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("Minus pts" if us else "Cards left", justify="right")
+    table.add_column("Wrong/rd", justify="right")
+    table.add_column("Late/rd", justify="right")
+    for seat in summary["seats"]:
+        row = [str(seat["player"]), seat["bot"]]
+        if several:
+            row += _rate(seat["match_win_rate"], seat["match_win_ci95"])
+        row += _rate(seat["round_win_rate"], seat["round_win_ci95"])
+        row += [f"{seat['final_score_mean']:.1f}", f"{seat['wrong_cards_per_round']:.3f}",
+                f"{seat['too_late_per_round']:.3f}"]
+        table.add_row(*row)
+    seconds, actions = summary["round_seconds"], summary["round_actions"]
+    step = "Nichts geht mehr" if us else "stalemate flips"
+    lines = [
+        f"round length: mean {seconds['mean']:.1f} s, median {seconds['median']:.1f} s, "
+        f"p10–p90 {seconds['p10']:.1f}–{seconds['p90']:.1f} s (game time)",
+        f"actions per round: mean {actions['mean']:.1f}, median {actions['median']:.0f}, "
+        f"p10–p90 {actions['p10']:.0f}–{actions['p90']:.0f}",
+        f"{step} per round: {summary['steps_per_round']:.3f} "
+        f"(in {summary['rounds_with_steps']:.1%} of rounds)",
+        f"rounds without a winner: {summary['no_winner_rate']:.2%}",
+    ]
+    if not us:
+        per = summary["rounds_per_match"]
+        lines.append(f"rounds per match: mean {per['mean']:.1f}, median {per['median']:.0f}, "
+                     f"p10–p90 {per['p10']:.0f}–{per['p90']:.0f}")
+    if "rounds_per_second" in summary:
+        lines.append(f"simulated in {summary['wall_seconds']:.1f} s with {summary['jobs']} "
+                     f"job(s): {summary['rounds_per_second']:,.0f} rounds/s")
+    table.caption = "\n".join(lines)
+    return table
+
+
+def _rate(rate: float, ci: tuple[float, float] | list[float]) -> list[str]:
+    return [f"{rate:.1%}", f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}"]
