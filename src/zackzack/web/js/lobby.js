@@ -1,0 +1,303 @@
+// The lobby: your name, the live list of tables, quick games against bots, a new table.
+
+import { cardEl } from "./cards.js";
+import { h, store } from "./dom.js";
+import { icon } from "./icons.js";
+import { onLang, t } from "./i18n.js";
+import { net } from "./net.js";
+
+export const GAMES = {
+  "unter-spannung": { title: "Unter Spannung", min: 2, max: 6, preview: ["7±2", "5±1", "9±3"] },
+  schnelllauf: { title: "Schnelllauf", min: 2, max: 2, preview: ["Qh", "*", "Ks"] },
+};
+export const LEVELS = ["beginner", "normal", "pro", "machine"];
+
+// What the create form holds; remembered between visits.
+function defaultDraft() {
+  return {
+    game: "unter-spannung",
+    seats: [{ kind: "open" }, bot("normal"), bot("normal"), bot("normal")],
+    tournament: false, jokers: 3, wrap: true, penalty_ms: 1000, countdown_ms: 1500,
+    max_rounds: 200, pile_size: [3, 3], one_hand_seats: [false, false], private: false, title: "",
+  };
+}
+
+function bot(level, strategy = "") {
+  return { kind: "bot", level, strategy };
+}
+
+function loadDraft() {
+  try {
+    return { ...defaultDraft(), ...JSON.parse(store("zz.draft") ?? "{}") };
+  } catch {
+    return defaultDraft();
+  }
+}
+
+// The create message for a draft (RULES.md options of its game; players come from the seats).
+export function createMessage(draft) {
+  const seats = draft.seats.map((s) => s.kind === "bot"
+    ? { kind: "bot", bot: s.strategy ? `${s.level}:${s.strategy}` : s.level }
+    : { kind: "open" });
+  const common = { penalty_ms: +draft.penalty_ms, countdown_ms: +draft.countdown_ms };
+  const options = draft.game === "schnelllauf"
+    ? { ...common, jokers: +draft.jokers, wrap: draft.wrap, max_rounds: +draft.max_rounds,
+        pile_size: draft.pile_size.map(Number), one_hand_seats: draft.one_hand_seats }
+    : { ...common, tournament: draft.tournament };
+  const msg = { type: "create", game: draft.game, options, seats, private: draft.private };
+  if (draft.title.trim()) msg.title = draft.title.trim();
+  return msg;
+}
+
+export function quickMessage(game) {
+  const seats = game === "schnelllauf"
+    ? [{ kind: "open" }, { kind: "bot", bot: "normal" }]
+    : [{ kind: "open" }, ...Array(3).fill({ kind: "bot", bot: "normal" })];
+  return { type: "create", game, options: {}, seats, private: false };
+}
+
+export function mount(root, app) {
+  let tables = [];
+  const draft = loadDraft();
+  const offs = [];
+
+  const page = h("section", { class: "lobby" });
+  root.replaceChildren(page);
+  let tablesBox = h("div");
+  let backBox = h("div");
+
+  const saveDraft = () => store("zz.draft", JSON.stringify(draft));
+
+  // Live updates replace only the list, so typing in the form is never disturbed.
+  function renderTables() {
+    const fresh = tablesPanel();
+    tablesBox.replaceWith(fresh);
+    tablesBox = fresh;
+    const back = backPanel();
+    backBox.replaceWith(back);
+    backBox = back;
+  }
+
+  function render() {
+    tablesBox = tablesPanel();
+    backBox = backPanel();
+    page.replaceChildren(
+      h("div", { class: "lobby-hero" },
+        h("div", { class: "hero-cards", "aria-hidden": "true" },
+          cardEl("unter-spannung", "7±2"), cardEl("schnelllauf", "*"),
+          cardEl("unter-spannung", "4±3"), cardEl("schnelllauf", "Kh")),
+        h("div", { class: "hero-text" },
+          h("h1", {}, "zack", h("b", {}, "zack")),
+          h("p", { class: "tagline", text: t("tagline") }),
+          nameField())),
+      h("div", { class: "lobby-grid" },
+        h("div", { class: "lobby-col" }, backBox, quickPanel(), tablesBox),
+        h("div", { class: "lobby-col" }, createPanel())));
+  }
+
+  function nameField() {
+    const input = h("input", {
+      id: "name", class: "name-input", maxlength: "24", autocomplete: "nickname",
+      placeholder: t("name_placeholder"), value: store("zz.name") ?? "",
+    });
+    input.addEventListener("change", () => {
+      const name = input.value.trim();
+      if (!name) return;
+      store("zz.name", name);
+      app.rename(name);
+    });
+    return h("label", { class: "name-field" }, h("span", { text: t("your_name") }), input);
+  }
+
+  function backPanel() {
+    const live = (app.myTables ?? []).filter((m) => m.phase !== "over");
+    if (!live.length) return h("div", { hidden: true });
+    return h("div", { class: "panel back-to" },
+      live.map((m) => h("a", { class: "btn btn-gold", href: `/t/${m.code}`, "data-link": "" },
+        `${GAMES[m.game]?.title ?? m.game} · ${m.code} →`)));
+  }
+
+  function quickPanel() {
+    const quick = (game) => h("button", {
+      class: `quick quick-${game}`, type: "button", "data-quick": game,
+      onclick: () => app.createTable(quickMessage(game), { autostart: true }),
+    },
+    h("span", { class: "quick-cards" }, GAMES[game].preview.map((c) => cardEl(game, c))),
+    h("span", { class: "quick-label", text: t(game === "schnelllauf" ? "quick_sl" : "quick_us") }));
+    return h("div", { class: "panel" },
+      h("h2", { text: t("quick_title") }),
+      h("div", { class: "quick-row" }, quick("unter-spannung"), quick("schnelllauf")));
+  }
+
+  function tablesPanel() {
+    const list = tables.length
+      ? h("ul", { class: "table-list" }, tables.map(tableItem))
+      : h("p", { class: "empty", text: t("no_tables") });
+    return h("div", { class: "panel" }, h("h2", { text: t("tables") }), list);
+  }
+
+  function tableItem(table) {
+    const open = table.seats.some((s) => s.kind === "open");
+    const canJoin = table.phase === "waiting" && open;
+    return h("li", { class: "table-item", "data-code": table.code },
+      h("div", { class: "table-item-game" }, cardEl(table.game, GAMES[table.game]?.preview[0])),
+      h("div", { class: "table-item-main" },
+        h("div", { class: "table-item-title" },
+          h("b", { text: table.title }), " ",
+          h("span", { class: `phase phase-${table.phase}`, text: t(`phase_${table.phase}`) })),
+        h("div", { class: "seat-chips" }, table.seats.map(seatChip)),
+        table.watchers ? h("small", { text: t("watchers", { n: table.watchers }) }) : null),
+      h("div", { class: "table-item-actions" },
+        canJoin ? h("button", {
+          class: "btn btn-gold", type: "button",
+          onclick: () => app.go(`/t/${table.code}`, { join: true }),
+        }, t("join")) : null,
+        h("a", { class: "btn", href: `/t/${table.code}`, "data-link": "" }, t("watch"))));
+  }
+
+  function seatChip(seat) {
+    if (seat.kind === "open") return h("span", { class: "seat-chip open", text: t("open_seat") });
+    if (seat.kind === "bot") {
+      return h("span", { class: "seat-chip bot" }, icon("bot"), " ", seat.name ?? botLabel(seat.bot));
+    }
+    return h("span", { class: `seat-chip human${seat.connected ? "" : " away"}`, text: seat.name });
+  }
+
+  // The create form ----------------------------------------------------------------------
+
+  function createPanel() {
+    const form = h("form", { class: "panel create", id: "create-form" });
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      saveDraft();
+      app.createTable(createMessage(draft), { autostart: false });
+    });
+    const redraw = () => {
+      saveDraft();
+      form.replaceWith(createPanel());
+    };
+    const sl = draft.game === "schnelllauf";
+    const field = (label, input) => h("label", { class: "field" }, h("span", { text: label }), input);
+    const number = (key, min, max, step) => {
+      const input = h("input", {
+        type: "number", name: key, min, max, step, value: draft[key], inputmode: "numeric",
+      });
+      input.addEventListener("change", () => {
+        draft[key] = Math.max(min, Math.min(max, Math.round(+input.value || 0)));
+        input.value = draft[key];
+        saveDraft();
+      });
+      return input;
+    };
+    const check = (key, label) => {
+      const input = h("input", { type: "checkbox", name: key, checked: draft[key] });
+      input.addEventListener("change", () => { draft[key] = input.checked; saveDraft(); });
+      return h("label", { class: "check" }, input, h("span", { text: label }));
+    };
+
+    const gameTiles = h("div", { class: "game-tiles", role: "radiogroup" },
+      Object.entries(GAMES).map(([game, info]) => {
+        const input = h("input", {
+          type: "radio", name: "game", value: game, checked: draft.game === game,
+        });
+        input.addEventListener("change", () => {
+          draft.game = game;
+          const n = Math.min(info.max, Math.max(info.min, draft.seats.length));
+          draft.seats = draft.seats.slice(0, n);
+          while (draft.seats.length < n) draft.seats.push(bot("normal"));
+          redraw();
+        });
+        return h("label", { class: "game-tile" }, input,
+          h("span", { class: "game-tile-cards" }, info.preview.slice(0, 2).map((c) => cardEl(game, c))),
+          h("span", { class: "game-tile-text" },
+            h("b", { text: info.title }),
+            h("small", { text: t(game === "schnelllauf" ? "sl_blurb" : "us_blurb") })));
+      }));
+
+    const info = GAMES[draft.game];
+    const yours = draft.seats.findIndex((s) => s.kind === "open");
+    const seatRows = h("ol", { class: "seat-rows" }, draft.seats.map((seat, i) => {
+      const kind = h("select", { name: `seat-${i}-kind`, "aria-label": t("seat_n", { n: i + 1 }) },
+        h("option", { value: "open", selected: seat.kind === "open" }, t("seat_open")),
+        h("option", { value: "bot", selected: seat.kind === "bot" }, t("seat_bot")));
+      kind.addEventListener("change", () => {
+        draft.seats[i] = kind.value === "bot" ? bot("normal") : { kind: "open" };
+        redraw();
+      });
+      const row = h("li", { class: "seat-row" }, h("span", { class: "seat-no", text: i + 1 }), kind,
+        i === yours ? h("span", { class: "you-tag", text: t("seat_you") }) : null);
+      if (seat.kind === "bot") {
+        const level = h("select", { name: `seat-${i}-level`, "aria-label": t("level") },
+          LEVELS.map((l) => h("option", { value: l, selected: seat.level === l }, t(`level_${l}`))));
+        level.addEventListener("change", () => { seat.level = level.value; saveDraft(); });
+        const strategy = h("input", {
+          name: `seat-${i}-strategy`, placeholder: t("strategy"), value: seat.strategy ?? "",
+          maxlength: "40", class: "strategy", "aria-label": t("strategy"),
+        });
+        strategy.addEventListener("change", () => {
+          seat.strategy = strategy.value.trim().replace(/^:/, "");
+          saveDraft();
+        });
+        row.append(level, strategy);
+      }
+      if (sl) row.append(handicaps(i));
+      if (draft.seats.length > info.min) {
+        row.append(h("button", {
+          type: "button", class: "icon-btn", "aria-label": "−", text: "×",
+          onclick: () => { draft.seats.splice(i, 1); redraw(); },
+        }));
+      }
+      return row;
+    }));
+
+    function handicaps(i) {
+      const piles = h("input", { type: "checkbox", name: `seat-${i}-piles`, checked: draft.pile_size[i] === 4 });
+      piles.addEventListener("change", () => { draft.pile_size[i] = piles.checked ? 4 : 3; saveDraft(); });
+      const one = h("input", { type: "checkbox", name: `seat-${i}-onehand`, checked: draft.one_hand_seats[i] });
+      one.addEventListener("change", () => { draft.one_hand_seats[i] = one.checked; saveDraft(); });
+      return h("span", { class: "handicaps" },
+        h("label", { class: "check small" }, piles, h("span", { text: t("handicap_piles") })),
+        h("label", { class: "check small" }, one, h("span", { text: t("handicap_one_hand") })));
+    }
+
+    const addSeat = draft.seats.length < info.max
+      ? h("button", {
+        type: "button", class: "btn btn-small", text: `+ ${t("seat_n", { n: draft.seats.length + 1 })}`,
+        onclick: () => { draft.seats.push(bot("normal")); redraw(); },
+      })
+      : null;
+
+    const gameOptions = sl
+      ? [field(t("jokers"), number("jokers", 0, 3, 1)), check("wrap", t("wrap"))]
+      : [check("tournament", t("tournament"))];
+
+    form.append(
+      h("h2", { text: t("new_table") }),
+      gameTiles,
+      h("h3", { text: t("seats") }),
+      seatRows, addSeat,
+      h("div", { class: "options" }, gameOptions),
+      h("details", { class: "more" },
+        h("summary", { text: t("more_options") }),
+        h("div", { class: "options" },
+          field(t("penalty_ms"), number("penalty_ms", 0, 10000, 100)),
+          field(t("countdown_ms"), number("countdown_ms", 0, 10000, 100)),
+          sl ? field(t("rounds"), number("max_rounds", 1, 1000, 1)) : null,
+          check("private", t("private_table")))),
+      h("button", { class: "btn btn-gold btn-big", type: "submit", id: "create" }, t("create")));
+    return form;
+  }
+
+  offs.push(net.on("lobby", (msg) => { tables = msg.tables; renderTables(); }));
+  offs.push(net.on("welcome", () => { net.send({ type: "lobby" }); renderTables(); }));
+  offs.push(onLang(render));
+  if (net.open) net.send({ type: "lobby" });
+  render();
+
+  return { unmount: () => offs.forEach((off) => off()), helpKeys: () => [] };
+}
+
+export function botLabel(spec) {
+  const level = String(spec ?? "").split(":")[0];
+  return LEVELS.includes(level) ? `Bot (${t(`level_${level}`)})` : `Bot (${spec})`;
+}

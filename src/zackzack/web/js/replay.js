@@ -1,0 +1,332 @@
+// Stored matches: the list (/matches) and one match (/matches/ID) with its result, a replay
+// in the browser (play, pause, step, speed, a timeline) and the log as a JSON download.
+
+import { describe } from "./describe.js";
+import { h } from "./dom.js";
+import { icon } from "./icons.js";
+import { lang, onLang, parts, t } from "./i18n.js";
+import { botLabel, GAMES } from "./lobby.js";
+import { SchnelllaufBoard } from "./sl.js";
+import { UnterSpannungBoard } from "./us.js";
+
+const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufBoard };
+const SPEEDS = [0.5, 1, 2, 4, 8];
+const MAX_GAP_MS = 2500; // long quiet stretches are shortened to this
+const FEED_LINES = 40;
+
+async function getJson(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.reason ?? data.error ?? response.statusText);
+  return data;
+}
+
+function when(ms) {
+  if (!ms) return "";
+  return new Date(ms).toLocaleString(lang === "de" ? "de-DE" : "en-GB",
+    { dateStyle: "medium", timeStyle: "short" });
+}
+
+function duration(ms) {
+  const s = Math.round((ms ?? 0) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function playerName(player) {
+  return player.name ?? (player.bot ? botLabel(player.bot) : t("seat", { n: player.seat + 1 }));
+}
+
+function placings(match) {
+  const names = new Map(match.players.map((p) => [p.seat, playerName(p)]));
+  return (match.result?.placings ?? []).map((p) => ({ ...p, name: names.get(p.seat) ?? "?" }));
+}
+
+// The list ------------------------------------------------------------------------------
+
+export function mountList(root) {
+  const page = h("section", { class: "matches" });
+  root.replaceChildren(page);
+  let data = null;
+  let error = null;
+
+  function render() {
+    document.title = `${t("matches")} · zackzack`;
+    let body;
+    if (error) body = h("p", { class: "empty", text: t("load_failed", { reason: error }) });
+    else if (!data) body = h("p", { class: "empty", text: t("loading") });
+    else if (!data.matches.length) body = h("p", { class: "empty", text: t("no_matches") });
+    else {
+      body = h("ul", { class: "match-list" }, data.matches.map((m) => {
+        const first = placings(m).find((p) => p.place === 1);
+        return h("li", {},
+          h("a", { class: "match-item", href: `/matches/${m.id}`, "data-link": "", dataset: { id: m.id } },
+            h("span", { class: "match-game", text: GAMES[m.game]?.title ?? m.game }),
+            h("span", { class: "match-players", text: m.players.map(playerName).join(" · ") }),
+            h("span", { class: "match-winner" }, first ? [icon("trophy"), " ", first.name] : null),
+            h("span", { class: "match-when", text: `${when(m.ended_at ?? m.started_at)} · ${duration(m.duration_ms)}` })));
+      }));
+    }
+    page.replaceChildren(h("div", { class: "panel" }, h("h1", { text: t("matches") }), body));
+  }
+
+  getJson("/api/matches?limit=100")
+    .then((d) => { data = d; }, (e) => { error = e.message; })
+    .finally(render);
+  const off = onLang(render);
+  render();
+  return { unmount: off, helpKeys: () => [] };
+}
+
+// One match and its replay --------------------------------------------------------------
+
+export function mountMatch(root, app, { id }) {
+  return new MatchPage(root, id);
+}
+
+class MatchPage {
+  constructor(root, id) {
+    this.id = id;
+    this.match = null;
+    this.replay = null;
+    this.index = -1;
+    this.clock = 0;
+    this.speed = 1;
+    this.playing = false;
+    this.board = null;
+    this.el = h("section", { class: "match-page" });
+    root.replaceChildren(this.el);
+    this.off = onLang(() => this.render());
+    this.render();
+    Promise.all([getJson(`/api/matches/${encodeURIComponent(id)}`),
+      getJson(`/api/matches/${encodeURIComponent(id)}/replay`)])
+      .then(([match, replay]) => {
+        this.match = match;
+        this.replay = replay;
+        this.render();
+        this.seek(0);
+      }, (e) => {
+        this.error = e.message;
+        this.render();
+      });
+  }
+
+  unmount() {
+    this.pause();
+    this.off();
+    this.board?.destroy();
+  }
+
+  get steps() {
+    return this.replay?.steps ?? [];
+  }
+
+  name(seat) {
+    const player = this.match?.players.find((p) => p.seat === seat);
+    return player ? playerName(player) : (this.replay?.players?.[seat] ?? t("seat", { n: seat + 1 }));
+  }
+
+  render() {
+    const match = this.match;
+    if (!match) {
+      this.el.replaceChildren(h("div", { class: "panel" },
+        h("p", { class: "empty", text: this.error ? t("load_failed", { reason: this.error }) : t("loading") })));
+      return;
+    }
+    document.title = `${match.title} · zackzack`;
+    const us = match.game === "unter-spannung";
+    const rows = placings(match).map((p) => h("tr", {},
+      h("td", { class: "place", text: t("place_n", { n: p.place }) }),
+      h("td", { class: "who" }, h("span", { class: "dot", style: { "--seat": `var(--seat-${p.seat % 6})` } }), p.name,
+        p.place === 1 ? icon("trophy") : null),
+      h("td", { class: "num", text: p.score })));
+    const rounds = (match.rounds ?? []).map((r) => h("tr", {},
+      h("td", { text: t("round_n", { n: r.number }) }),
+      h("td", { text: r.winner === null || r.winner === undefined ? "–" : this.name(r.winner) }),
+      h("td", { class: "num", text: r.scores.join(" · ") })));
+    const log = match.links?.log ?? `/api/matches/${this.id}/log`;
+    this.el.replaceChildren(
+      h("div", { class: "match-head" },
+        h("div", {},
+          h("h1", { text: match.title }),
+          h("p", { class: "muted", text: `${GAMES[match.game]?.title ?? match.game} · ${when(match.ended_at ?? match.started_at)} · ${duration(match.duration_ms)}` })),
+        h("a", { class: "btn", href: log, download: `zackzack-${this.id}.json`, id: "download" },
+          icon("download"), t("download_log"))),
+      h("div", { class: "match-body" },
+        h("div", { class: "replay" },
+          this.felt = h("div", { class: "felt" },
+            this.boardBox = h("div", { class: "board-box" }),
+            this.status = h("div", { class: "replay-status" }),
+            this.callEl = h("div", { class: "call" })),
+          this.controls()),
+        h("div", { class: "match-side" },
+          h("div", { class: "panel" },
+            h("h2", { text: t("result") }),
+            h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th"), h("th"),
+              h("th", { class: "num", text: us ? t("minus_points") : t("cards_left") }))), h("tbody", {}, rows)),
+            rounds.length > 1 ? h("table", { class: "scores rounds" }, h("tbody", {}, rounds)) : null),
+          h("aside", { class: "feed" },
+            h("h3", { text: t("last_events") }),
+            this.feed = h("ol", { class: "feed-list" })))));
+    this.board?.destroy();
+    this.board = null;
+    if (this.index >= 0) this.show(this.index, false);
+  }
+
+  controls() {
+    const button = (id, label, name, fn) => h("button", {
+      class: "btn ctl", type: "button", id, title: label, "aria-label": label, onclick: fn,
+    }, icon(name));
+    this.playButton = button("replay-play", t("play"), "play", () => (this.playing ? this.pause() : this.play()));
+    this.slider = h("input", {
+      type: "range", min: 0, max: Math.max(0, this.steps.length - 1), value: Math.max(0, this.index),
+      class: "timeline", "aria-label": t("replay"),
+    });
+    this.slider.addEventListener("input", () => { this.pause(); this.seek(+this.slider.value); });
+    const speed = h("select", { id: "replay-speed", "aria-label": t("speed") },
+      SPEEDS.map((s) => h("option", { value: s, selected: s === this.speed }, `${s}×`)));
+    speed.addEventListener("change", () => { this.speed = +speed.value; });
+    this.time = h("span", { class: "replay-time" });
+    return h("div", { class: "replay-controls" },
+      button("replay-restart", t("restart"), "restart", () => { this.pause(); this.seek(0); }),
+      this.playButton,
+      button("replay-step", t("step"), "step", () => { this.pause(); this.seek(this.index + 1, true); }),
+      this.slider, this.time, h("label", { class: "speed" }, t("speed"), " ", speed));
+  }
+
+  // Show step `i`: its view, animated from its events when `animate`.
+  show(i, animate) {
+    const step = this.steps[i];
+    if (!step || !this.boardBox) return;
+    const view = step.view;
+    if (view?.state) {
+      if (!this.board) this.board = new BOARDS[this.replay.game](this.boardBox, this.ctx());
+      this.board.update(view, animate ? step.events : []);
+    } else if (this.board) {
+      this.board.destroy();
+      this.board = null;
+      this.boardBox.replaceChildren();
+    }
+    const phase = view?.phase ?? "waiting";
+    const last = view?.results?.[view.results.length - 1];
+    this.status.textContent = phase === "starting" ? t("ev_starting")
+      : (phase === "between" || phase === "over") && last
+        ? (last.winner === null ? t("round_drawn") : t("round_won", { who: this.name(last.winner) }))
+        : "";
+    this.status.classList.toggle("on", Boolean(this.status.textContent));
+    this.slider.value = i;
+    this.time.textContent = `${duration(step.t - (this.replay.start_ms ?? 0))} / ${duration((this.replay.end_ms ?? step.t) - (this.replay.start_ms ?? 0))}`;
+  }
+
+  ctx() {
+    return {
+      game: this.replay.game,
+      me: () => null,
+      seatInfo: (seat) => {
+        const p = this.match.players.find((x) => x.seat === seat);
+        return p ? { kind: p.bot ? "bot" : "human", connected: true, name: p.name, bot: p.bot } : null;
+      },
+      name: (seat) => this.name(seat),
+      frozenLeft: (seat) => Math.max(0, (this.steps[this.index]?.view?.frozen_until?.[seat] ?? 0) - this.clock),
+      penaltyMs: () => this.replay.options?.penalty_ms ?? 1000,
+      act: async () => ({ ok: false, code: "watching" }),
+      call: (value, seat, el) => {
+        const target = el ?? this.callEl;
+        target.textContent = `${value}!`;
+        target.style.setProperty("--seat", `var(--seat-${seat % 6})`);
+        target.classList.remove("pop");
+        void target.offsetWidth;
+        target.classList.add("pop");
+      },
+      refused: () => {},
+      hint: () => {},
+    };
+  }
+
+  feedStep(step) {
+    const who = (s) => this.name(s);
+    const lines = [];
+    if (step.outcome === "rejected" && step.action?.card && ["too_late", "does_not_fit"].includes(step.code)) {
+      lines.push({ cls: `feed-${step.code}`, seat: step.seat,
+        parts: parts(`rej_${step.code}`, { who: who(step.seat), card: step.action.card }) });
+    }
+    for (const event of step.events ?? []) {
+      const line = describe(event, { game: this.replay.game, who, me: null, now: step.t });
+      if (line.length) lines.push({ cls: `feed-${event.type}`, seat: event.seat, parts: line });
+    }
+    for (const line of lines) {
+      const li = h("li", { class: line.cls }, line.parts);
+      if (line.seat !== undefined && line.seat !== null) li.style.setProperty("--seat", `var(--seat-${line.seat % 6})`);
+      this.feed.prepend(li);
+    }
+    while (this.feed.children.length > FEED_LINES) this.feed.lastElementChild.remove();
+  }
+
+  // Jump to step `i` (animated when it is the next one).
+  seek(i, animate = false) {
+    i = Math.max(0, Math.min(i, this.steps.length - 1));
+    if (i === this.index) return;
+    if (animate && i === this.index + 1) {
+      this.feedStep(this.steps[i]);
+    } else {
+      this.feed.replaceChildren();
+      for (const step of this.steps.slice(Math.max(0, i - FEED_LINES), i + 1)) this.feedStep(step);
+    }
+    this.index = i;
+    this.clock = this.steps[i].t;
+    this.show(i, animate);
+    if (i === this.steps.length - 1) this.pause();
+  }
+
+  play() {
+    if (this.index >= this.steps.length - 1) this.seek(0);
+    this.playing = true;
+    this.playButton.replaceChildren(icon("pause"));
+    this.playButton.title = t("pause");
+    let last = performance.now();
+    const frame = (now) => {
+      if (!this.playing) return;
+      this.clock += (now - last) * this.speed;
+      last = now;
+      const next = this.steps[this.index + 1];
+      if (next && next.t - this.clock > MAX_GAP_MS) this.clock = next.t - MAX_GAP_MS;
+      while (this.playing && this.steps[this.index + 1] && this.steps[this.index + 1].t <= this.clock) {
+        this.seek(this.index + 1, true);
+      }
+      this.board?.tick();
+      this.raf = requestAnimationFrame(frame);
+    };
+    this.raf = requestAnimationFrame(frame);
+  }
+
+  pause() {
+    this.playing = false;
+    cancelAnimationFrame(this.raf);
+    if (this.playButton) {
+      this.playButton.replaceChildren(icon("play"));
+      this.playButton.title = t("play");
+    }
+  }
+
+  key(e) {
+    if (e.key === " " || e.key === "k") {
+      if (this.playing) this.pause();
+      else this.play();
+      return true;
+    }
+    if (e.key === "ArrowRight" || e.key === "l") {
+      this.pause();
+      this.seek(this.index + 1, true);
+      return true;
+    }
+    if (e.key === "ArrowLeft" || e.key === "j") {
+      this.pause();
+      this.seek(this.index - 1);
+      return true;
+    }
+    return false;
+  }
+
+  helpKeys() {
+    return [["Space", `${t("play")} / ${t("pause")}`], ["→", t("step")], ["←", t("back")]];
+  }
+}

@@ -1,0 +1,422 @@
+// A table page (/t/CODE): the waiting room, the start countdown, the game board, the
+// countdowns of automatic steps, the end of a round and of the match, and the event feed.
+
+import { describe } from "./describe.js";
+import { append, clear, h } from "./dom.js";
+import { icon } from "./icons.js";
+import { onLang, seconds, t } from "./i18n.js";
+import { botLabel, LEVELS } from "./lobby.js";
+import { net } from "./net.js";
+import { SchnelllaufBoard } from "./sl.js";
+import { say } from "./speech.js";
+import { UnterSpannungBoard } from "./us.js";
+
+const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufBoard };
+const FEED_LINES = 40;
+
+export function mount(root, app, params) {
+  return new TablePage(root, app, params);
+}
+
+class TablePage {
+  constructor(root, app, { code, join = false }) {
+    this.app = app;
+    this.code = code.toUpperCase();
+    this.join = join;
+    this.info = null;
+    this.view = null;
+    this.offset = performance.now();
+    this.board = null;
+    this.losUntil = 0;
+    this.offer = null;
+    this.offs = [];
+
+    this.el = h("section", { class: "table-page", "data-phase": "loading" },
+      this.head = h("div", { class: "table-head" }),
+      h("div", { class: "table-body" },
+        this.felt = h("div", { class: "felt" },
+          this.boardBox = h("div", { class: "board-box" }),
+          this.announce = h("div", { class: "announce", role: "status" }),
+          this.starter = h("div", { class: "starter", "aria-live": "assertive" }),
+          this.overlay = h("div", { class: "overlay" })),
+        h("aside", { class: "feed" },
+          h("h3", { text: t("last_events") }),
+          this.feed = h("ol", { class: "feed-list", "aria-live": "polite" }))));
+    root.replaceChildren(this.el);
+
+    this.offs.push(
+      net.on("welcome", () => this.open()),
+      net.on("table", (msg) => this.onTable(msg)),
+      net.on("events", (msg) => this.onEvents(msg)),
+      net.on("error", (msg) => this.onError(msg)),
+      net.on("rematch", (msg) => { this.offer = msg; this.renderOverlay(); }),
+      net.on("status", (status) => this.el.classList.toggle("offline", status !== "open")),
+      onLang(() => this.renderAll()));
+    this.timer = setInterval(() => this.tick(), 100);
+    if (net.open) this.open();
+  }
+
+  unmount() {
+    clearInterval(this.timer);
+    this.offs.forEach((off) => off());
+    this.board?.destroy();
+    net.send({ type: "leave" });
+  }
+
+  open() {
+    net.send(this.join ? { type: "join", code: this.code, seat: null } : { type: "watch", code: this.code });
+    this.join = false;
+  }
+
+  // Time: every time in a view is table time; `now` says what table time it was when sent.
+  sync(now) {
+    this.offset = performance.now() - now;
+  }
+
+  now() {
+    return performance.now() - this.offset;
+  }
+
+  get me() {
+    return this.info?.you ?? null;
+  }
+
+  name(seat) {
+    const info = this.info?.seats[seat];
+    if (!info) return t("seat", { n: seat + 1 });
+    if (info.kind === "bot") return info.name ?? botLabel(info.bot);
+    return info.name ?? t("open_seat");
+  }
+
+  who(seat) {
+    return seat === this.me ? t("you") : this.name(seat);
+  }
+
+  // Messages ----------------------------------------------------------------------------
+
+  onTable(msg) {
+    const info = msg.table;
+    if (info.code !== this.code) {
+      this.code = info.code;
+      this.app.replace(`/t/${info.code}`);
+      this.feed.replaceChildren();
+      this.offer = null;
+      this.board?.destroy();
+      this.board = null;
+    }
+    this.sync(msg.now);
+    this.info = info;
+    this.view = msg.view;
+    this.app.onTable?.(this);
+    this.renderAll();
+  }
+
+  onEvents(msg) {
+    if (!this.info) return;
+    this.sync(msg.now);
+    const was = this.view?.phase;
+    this.view = msg.view;
+    this.info = { ...this.info, phase: msg.view.phase };
+    if (msg.events.some((e) => e.type === "round_started")) this.losUntil = performance.now() + 900;
+    if (was !== msg.view.phase) this.renderAll(msg.events);
+    else this.board?.update(msg.view, msg.events);
+    this.renderHead();
+    this.renderAnnounce();
+    this.renderOverlay();
+    for (const event of msg.events) this.addFeed(event);
+  }
+
+  onError(msg) {
+    if (msg.ref != null) return;
+    if (msg.code === "no_such_table" && !this.info) {
+      this.el.dataset.phase = "missing";
+      this.overlay.replaceChildren(h("div", { class: "panel center-panel" },
+        h("h2", { text: t("not_found") }),
+        h("a", { class: "btn btn-gold", href: "/", "data-link": "" }, t("nav_play"))));
+      return;
+    }
+    this.app.toast(errorText(msg));
+  }
+
+  // Rendering ---------------------------------------------------------------------------
+
+  renderAll(events = []) {
+    if (!this.info) return;
+    const { game } = this.info;
+    this.el.dataset.game = game;
+    this.el.dataset.phase = this.view?.phase ?? this.info.phase;
+    document.title = `${this.info.title} · zackzack`;
+    if (this.view?.state) {
+      if (!this.board) this.board = new BOARDS[game](this.boardBox, this.ctx());
+      this.board.update(this.view, events);
+    } else {
+      this.board?.destroy();
+      this.board = null;
+      this.boardBox.replaceChildren();
+    }
+    this.renderHead();
+    this.renderAnnounce();
+    this.renderOverlay();
+    this.tick();
+  }
+
+  ctx() {
+    return {
+      game: this.info.game,
+      me: () => this.me,
+      seatInfo: (seat) => this.info?.seats[seat],
+      name: (seat) => this.name(seat),
+      frozenLeft: (seat) => Math.max(0, (this.view?.frozen_until?.[seat] ?? 0) - this.now()),
+      penaltyMs: () => this.info?.options?.penalty_ms ?? 1000,
+      act: (action) => net.act(action),
+      call: (value, seat, el, speak = true) => this.call(value, seat, el, speak),
+      refused: (ack) => this.refused(ack),
+      hint: (text) => this.app.toast(text),
+    };
+  }
+
+  renderHead() {
+    const info = this.info;
+    const view = this.view;
+    const rounds = info.game === "unter-spannung" && info.options?.tournament
+      ? t("round_of", { n: view?.round ?? 1, m: 2 * info.seats.length })
+      : t("round_n", { n: view?.round ?? 1 });
+    append(clear(this.head), [
+      h("h1", { class: "table-title", text: info.title }),
+      h("span", { class: "code-chip", title: t("code") }, h("small", { text: t("code") }), " ", info.code),
+      view && view.phase !== "waiting" ? h("span", { class: "round-chip", text: rounds }) : null,
+      this.me === null ? h("span", { class: "watch-chip" }, icon("eye"), " ", t("spectating")) : null,
+      info.watchers ? h("span", { class: "watchers", text: t("watchers", { n: info.watchers }) }) : null]);
+  }
+
+  renderAnnounce() {
+    const countdown = this.view?.countdown;
+    this.announce.classList.toggle("on", Boolean(countdown));
+    if (!countdown) return;
+    if (this.announce.dataset.due === String(countdown.due)) return;
+    this.announce.dataset.due = countdown.due;
+    const total = Math.max(1, countdown.due - this.now());
+    const bar = h("span", { class: "announce-bar" });
+    this.announce.replaceChildren(
+      h("b", { text: t(this.info.game === "schnelllauf" ? "stalemate" : "nichts_geht_mehr") }),
+      h("span", { class: "announce-text" }),
+      h("span", { class: "announce-track" }, bar));
+    bar.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0)" }], { duration: total, fill: "forwards" });
+    this.announceStep = countdown.step;
+  }
+
+  // The overlay in the middle of the felt: waiting room, or the end of a round / match.
+  renderOverlay() {
+    const phase = this.view?.phase ?? this.info?.phase;
+    let panel = null;
+    if (phase === "waiting") panel = this.waitingRoom();
+    else if (phase === "between" || phase === "over") panel = this.roundEnd(phase);
+    this.overlay.replaceChildren(...(panel ? [panel] : []));
+    this.overlay.classList.toggle("on", Boolean(panel));
+  }
+
+  waitingRoom() {
+    const info = this.info;
+    const creator = info.creator === net.player;
+    const seated = this.me !== null;
+    const people = info.seats.filter((s) => s.kind === "human");
+    const full = info.seats.every((s) => s.kind !== "open");
+    const ready = people.every((s) => s.ready || (creator && s.player === net.player));
+    const mine = info.seats[this.me];
+    const link = info.link || `${location.origin}/t/${info.code}`;
+    const linkInput = h("input", { class: "link", readonly: true, value: link, "aria-label": t("share") });
+    linkInput.addEventListener("focus", () => linkInput.select());
+    const seatRows = info.seats.map((seat, i) => {
+      const status = seat.kind === "open" ? t("open_seat")
+        : seat.kind === "bot" ? t("bot")
+          : !seat.connected ? t("disconnected") : seat.ready ? `✓ ${t("is_ready")}` : "…";
+      const row = h("li", { class: `wait-seat ${seat.kind}${seat.ready ? " ready" : ""}`, dataset: { seat: i } },
+        h("span", { class: "avatar", style: { "--seat": `var(--seat-${i % 6})` } },
+          seat.kind === "bot" ? icon("bot") : seat.kind === "open" ? "+" : (seat.name ?? "?").trim()[0]?.toUpperCase() ?? "?"),
+        h("span", { class: "wait-name", text: i === this.me ? `${this.name(i)} (${t("you")})` : this.name(i) }),
+        h("span", { class: "wait-status", text: status }));
+      if (seat.kind === "open" && !seated) {
+        row.append(h("button", {
+          class: "btn btn-small btn-gold", type: "button", text: t("take_seat"),
+          onclick: () => net.send({ type: "join", code: info.code, seat: i }),
+        }));
+      }
+      if (creator && i !== this.me) row.append(this.seatChanger(i, seat));
+      return row;
+    });
+    const actions = h("div", { class: "wait-actions" });
+    if (seated && !creator) {
+      actions.append(h("button", {
+        class: `btn btn-big ${mine?.ready ? "" : "btn-gold"}`, type: "button", id: "ready",
+        text: mine?.ready ? t("not_ready") : t("im_ready"),
+        onclick: () => net.send({ type: "ready", ready: !mine?.ready }),
+      }));
+    }
+    if (creator) {
+      actions.append(h("button", {
+        class: "btn btn-big btn-gold", type: "button", id: "start", disabled: !(full && ready),
+        text: `${t("start")} ▶`, onclick: () => net.send({ type: "start" }),
+      }));
+    }
+    return h("div", { class: "panel center-panel waiting" },
+      h("h2", { text: info.title }),
+      h("div", { class: "share" },
+        h("div", { class: "big-code" }, h("small", { text: t("code") }), h("b", { text: info.code })),
+        h("div", { class: "share-link" },
+          h("small", { text: t("share") }),
+          h("div", { class: "link-row" }, linkInput, h("button", {
+            class: "btn btn-small", type: "button", text: t("copy"),
+            onclick: () => {
+              navigator.clipboard?.writeText(link).then(() => this.app.toast(t("copied")), () => {});
+              linkInput.select();
+            },
+          })))),
+      h("ol", { class: "wait-seats" }, seatRows),
+      actions,
+      h("p", { class: "hint", text: !seated ? t("spectating") : creator ? t("waiting_for") : t("waiting_creator") }));
+  }
+
+  seatChanger(i, seat) {
+    const current = seat.kind === "bot" ? String(seat.bot).split(":")[0] : seat.kind;
+    const select = h("select", { class: "seat-change", "aria-label": t("seat_n", { n: i + 1 }) },
+      h("option", { value: "open", selected: current === "open" || current === "human" }, t("seat_open")),
+      LEVELS.map((l) => h("option", { value: l, selected: current === l }, `${t("seat_bot")}: ${t(`level_${l}`)}`)));
+    select.addEventListener("change", () => net.send(select.value === "open"
+      ? { type: "seat", seat: i, kind: "open" }
+      : { type: "seat", seat: i, kind: "bot", bot: select.value }));
+    return select;
+  }
+
+  roundEnd(phase) {
+    const view = this.view;
+    const info = this.info;
+    const last = view.results[view.results.length - 1];
+    if (!last) return null;
+    const us = info.game === "unter-spannung";
+    const tournament = us && info.options?.tournament;
+    const title = last.winner === null ? t("round_drawn")
+      : last.winner === this.me ? t("round_won_you") : t("round_won", { who: this.name(last.winner) });
+    const order = view.result
+      ? view.result.placings.map((p) => ({ seat: p.seat, place: p.place }))
+      : [...info.seats.keys()].map((seat) => ({ seat, place: null }));
+    const rows = order.map(({ seat, place }) => h("tr", { class: seat === this.me ? "me" : "" },
+      h("td", { class: "place", text: place ? t("place_n", { n: place }) : "" }),
+      h("td", { class: "who" },
+        h("span", { class: "dot", style: { "--seat": `var(--seat-${seat % 6})` } }), this.who(seat),
+        last.winner === seat ? icon("trophy", "🏆") : null),
+      h("td", { class: "num", text: last.scores[seat] }),
+      tournament ? h("td", { class: "num total", text: view.totals[seat] }) : null));
+    const head = h("tr", {}, h("th"), h("th"),
+      h("th", { class: "num", text: us ? t("minus_points") : t("cards_left") }),
+      tournament ? h("th", { class: "num", text: t("total") }) : null);
+    const panel = h("div", { class: `panel center-panel round-end ${phase}` },
+      h("div", { class: "round-no", text: t("round_n", { n: last.number }) }),
+      h("h2", { text: title }),
+      h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows)));
+    if (phase === "between") {
+      panel.append(h("p", { class: "next-round", dataset: { at: view.next_round_at ?? "" } }));
+    } else {
+      const winner = view.result?.placings.find((p) => p.place === 1);
+      panel.insertBefore(h("div", { class: "match-over" },
+        h("small", { text: t("match_over") }),
+        h("b", { text: winner ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) })) : "" })),
+      panel.children[1]);
+      const buttons = h("div", { class: "wait-actions" });
+      if (this.offer) {
+        buttons.append(h("button", {
+          class: "btn btn-gold btn-big", type: "button", id: "rematch",
+          text: `${t("rematch")} · ${this.offer.by}`,
+          onclick: () => net.send({ type: "join", code: this.offer.code, seat: null }),
+        }));
+      } else if (this.me !== null) {
+        buttons.append(h("button", {
+          class: "btn btn-gold btn-big", type: "button", id: "rematch", text: t("rematch"),
+          onclick: () => net.send({ type: "rematch" }),
+        }));
+      }
+      if (info.match) {
+        buttons.append(h("a", { class: "btn", href: `/matches/${info.match}`, "data-link": "" }, t("open_match")));
+      }
+      buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("nav_play")));
+      panel.append(buttons);
+    }
+    return panel;
+  }
+
+  addFeed(event) {
+    const line = describe(event, {
+      game: this.info.game, who: (s) => this.who(s), me: this.me, now: this.now(),
+    });
+    if (!line.length) return;
+    const li = h("li", { class: `feed-${event.type}`, dataset: { seat: event.seat ?? "" } }, line);
+    if (event.seat !== undefined) li.style.setProperty("--seat", `var(--seat-${event.seat % 6})`);
+    this.feed.prepend(li);
+    while (this.feed.children.length > FEED_LINES) this.feed.lastElementChild.remove();
+  }
+
+  // The call: a played value shown large (and spoken, in Unter Spannung, if turned on).
+  call(value, seat, el, speak) {
+    el.textContent = `${value}!`;
+    el.style.setProperty("--seat", `var(--seat-${seat % 6})`);
+    el.classList.remove("pop");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("pop");
+    if (speak) say(value);
+  }
+
+  refused(ack) {
+    if (["too_late", "does_not_fit", "disconnected", "timeout"].includes(ack.code)) return;
+    this.app.toast(errorText(ack));
+  }
+
+  // Every 100 ms: the countdowns that run down.
+  tick() {
+    const now = this.now();
+    const view = this.view;
+    if (!view) return;
+    this.board?.tick();
+    let starter = "";
+    if (view.phase === "starting" && view.starts_at) {
+      const left = view.starts_at - now;
+      starter = left > 0 ? String(Math.min(3, Math.ceil(left / 1000))) : t("los");
+    } else if (performance.now() < this.losUntil) {
+      starter = t("los");
+    }
+    if (this.starter.textContent !== starter) {
+      this.starter.textContent = starter;
+      this.starter.classList.remove("beat");
+      void this.starter.offsetWidth;
+      this.starter.classList.toggle("beat", Boolean(starter));
+    }
+    const countdown = view.countdown;
+    const text = this.announce.querySelector(".announce-text");
+    if (countdown && text) {
+      text.textContent = t(`step_${countdown.step}`, { s: seconds(countdown.due - now) });
+    }
+    const next = this.overlay.querySelector(".next-round");
+    if (next && view.next_round_at) {
+      next.textContent = t("next_round_in", { s: Math.max(0, Math.ceil((view.next_round_at - now) / 1000)) });
+    }
+  }
+
+  key(e) {
+    const phase = this.view?.phase;
+    if (phase === "playing" && this.board?.key(e)) return true;
+    if (e.key === "Enter" && phase === "waiting") {
+      const button = this.overlay.querySelector("#start:not([disabled]), #ready");
+      button?.click();
+      return Boolean(button);
+    }
+    return false;
+  }
+
+  helpKeys() {
+    return [...(this.board?.helpKeys() ?? []), ["Enter", t("keys_ready")]];
+  }
+}
+
+export function errorText(msg) {
+  const key = `err_${msg.code}`;
+  const text = t(key);
+  return text !== key ? text : t("err_generic", { reason: msg.reason ?? msg.code });
+}
