@@ -327,3 +327,29 @@ def test_a_bot_table_plays_itself_to_the_end(world: World) -> None:
     record = world.store.match(carla.table["match"])
     assert record is not None and record.result is not None
     assert [s.bot for s in record.seats] == ["machine", "pro"]
+
+
+def test_a_table_pauses_while_all_its_people_are_away(world: World) -> None:
+    anna = world.client("Anna")
+    anna.send(type="create", game="unter-spannung",
+              seats=[{"kind": "open"}, {"kind": "bot", "bot": "beginner"}])
+    code = anna.table["code"]
+    room = world.lobby.rooms[code]
+    anna.send(type="start")
+    world.wait(3.2)
+    assert room.phase.value == "playing"
+    anna.session.close()
+    assert room.phase.value == "paused"
+    paused_at, acted = room.table.time_ms(), world.store.action_count(anna.table["match"])
+    world.wait(60)  # the bot waits too, and table time stands still
+    assert world.store.action_count(anna.table["match"]) == acted
+    assert room.table.time_ms() == paused_at
+    back = world.client("Anna", token=anna.welcome["token"])
+    events = [e["type"] for m in back.send(type="watch", code=code) if m["type"] == "events"
+              for e in m["events"]]
+    assert events == ["resuming"] and back.view["phase"] == "paused"
+    assert back.act({"type": "draw"})["code"] == "not_playing"
+    world.wait(3)
+    assert back.view["phase"] == "playing" and back.last("events")["events"] == [
+        {"type": "resumed"}]
+    assert back.act({"type": "draw"})["ok"]

@@ -30,10 +30,15 @@ from zackzack.server.protocol import (
     encode,
 )
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
-from zackzack.table import Entry, MatchEnded, Phase, Settings, Table
+from zackzack.table import Entry, MatchEnded, Phase, Resumed, Settings, Table
 
-LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended"})
+LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
+                          "resumed"})
 """Events after which the lobby shows a table differently (its phase)."""
+RUNNING = (Phase.STARTING, Phase.PLAYING, Phase.BETWEEN)
+"""The phases in which a table runs by itself (and can be paused)."""
+RESUME_MS = 3000
+"""The countdown before a paused table goes on."""
 
 
 class Viewer(Protocol):
@@ -162,6 +167,7 @@ class Room:
         self.viewers[viewer] = None
         self.idle_since = None
         self.changed()
+        self._pause_or_resume()
 
     def detach(self, viewer: Viewer) -> None:
         """``viewer`` no longer looks at the table; their seat, if any, stays theirs."""
@@ -169,6 +175,22 @@ class Room:
             if not self.viewers:
                 self.idle_since = self.clock.time()
             self.changed()
+            self._pause_or_resume()
+
+    def people_away(self) -> bool:
+        """Whether the table has people's seats and none of those people is looking."""
+        people = {seat.player for seat in self.seats if seat.player is not None}
+        return bool(people) and not any(viewer.player in people for viewer in self.viewers)
+
+    def _pause_or_resume(self) -> None:
+        """Halt play while every person at the table is away; go on (3-2-1) when one is back."""
+        if self.closed:
+            return
+        if self.phase is Phase.PAUSED:
+            if not self.people_away():
+                self.table.resume(RESUME_MS)
+        elif self.phase in RUNNING and self.people_away():
+            self.table.pause()
 
     def join(self, viewer: Viewer, index: int | None) -> None:
         """Seat ``viewer``'s player (back in their own seat if they have one) and show them."""
@@ -308,6 +330,8 @@ class Room:
             if any(isinstance(event, MatchEnded) for event in events):
                 self.over_since = self.clock.time()
                 self.stop_bots()
+            if any(isinstance(event, Resumed) for event in events):  # all gone again meanwhile?
+                self.clock.call_at(self.clock.time(), self._pause_or_resume)
             if any(event.kind in LOBBY_EVENTS for event in events):
                 self.on_change(self)
         targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
