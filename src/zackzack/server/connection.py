@@ -72,7 +72,11 @@ class Connection:
         self._writer = asyncio.create_task(self._write())
         reader = asyncio.create_task(self._read())
         try:
-            await asyncio.wait({reader, self._writer}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({reader, self._writer},
+                                         return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("connection failed", exc_info=task.exception())
         finally:
             for task in (reader, self._writer):
                 task.cancel()
@@ -103,6 +107,7 @@ class Connection:
                 continue
             self.refused = 0
             self.session.receive(text)
+            await asyncio.sleep(0)  # let the writers run between two messages of a burst
 
     async def _write(self) -> None:
         try:

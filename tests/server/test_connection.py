@@ -1,0 +1,142 @@
+"""Connections: one that stops reading is cut off and holds up nobody; the real server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from starlette.websockets import WebSocketState
+
+from zackzack.server.botmaker import Bots
+from zackzack.server.connection import TOO_SLOW, Connection, ConnectionState
+from zackzack.server.identity import Identities
+from zackzack.server.limits import Limits
+from zackzack.server.lobby import Lobby
+from zackzack.server.session import Session
+from zackzack.store import Store
+from zackzack.table import Settings
+
+
+class FakeSocket:
+    """A websocket whose client sends what the test feeds and may never read (``stuck``)."""
+
+    def __init__(self, *, stuck: bool = False) -> None:
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[dict[str, Any]] = []
+        self.stuck = stuck
+        self.client_state = self.application_state = WebSocketState.CONNECTING
+        self.closed_with: int | None = None
+
+    async def accept(self) -> None:
+        self.client_state = self.application_state = WebSocketState.CONNECTED
+
+    async def receive(self) -> dict[str, Any]:
+        message = await self.incoming.get()
+        if message["type"] == "websocket.disconnect":
+            self.client_state = WebSocketState.DISCONNECTED
+        return message
+
+    async def send_text(self, text: str) -> None:
+        if self.stuck:
+            await asyncio.Event().wait()  # the client's buffers are full: this never returns
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed_with = code
+        self.application_state = WebSocketState.DISCONNECTED
+
+    def feed(self, **message: Any) -> None:
+        self.incoming.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m["type"] == kind]
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait (really) until ``condition()`` holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.001)
+
+
+async def test_a_client_that_stops_reading_is_closed_and_holds_up_nobody(store: Store) -> None:
+    loop = asyncio.get_running_loop()
+    lobby = Lobby(clock=loop, store=store, bots=Bots(), settings=Settings())
+    identities = Identities(store)
+    limits = Limits(backlog=8, rate=1e6, burst=10**6)
+
+    def connect(socket: FakeSocket) -> tuple[Connection, asyncio.Task[None]]:
+        connection = Connection(
+            socket,  # type: ignore[arg-type]
+            lambda c: Session(lobby, identities, "http://test", c.send), limits, loop.time)
+        return connection, asyncio.create_task(connection.serve())
+
+    player, reader = FakeSocket(), FakeSocket(stuck=True)
+    fast, fast_task = connect(player)
+    slow, slow_task = connect(reader)
+    player.feed(type="hello", name="Anna")
+    player.feed(type="create", game="unter-spannung",
+                seats=[{"kind": "open"}, {"kind": "bot", "bot": "beginner"}])
+    await until(lambda: bool(player.of("table")))
+    code = player.of("table")[0]["table"]["code"]
+    reader.feed(type="hello", name="Slow")
+    reader.feed(type="watch", code=code)
+    player.feed(type="start")
+    await until(lambda: lobby.rooms[code].watchers() == 1)
+    for ref in range(30):
+        player.feed(type="act", ref=ref, action={"type": "draw"})
+    await until(lambda: len(player.of("ack")) == 30)
+    assert all(ack["ok"] for ack in player.of("ack"))
+    await asyncio.wait_for(slow_task, 5)
+    assert slow.state is ConnectionState.CLOSED and reader.closed_with == TOO_SLOW
+    assert lobby.rooms[code].watchers() == 0 and fast.state is ConnectionState.OPEN
+    player.incoming.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(fast_task, 5)
+    assert fast.state is ConnectionState.CLOSED and player.closed_with is None
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    """``zackzack serve --port 0`` in a process of its own: its address."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zackzack.cli", "serve", "--port", "0", "--db",
+         str(tmp_path / "z.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", line)
+        assert found, line + (process.stderr.read() if process.stderr else "")
+        yield found.group(1)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_zackzack_serve_prints_its_address_and_serves(served: str) -> None:
+    assert httpx.get(f"{served}/healthz").json() == {"ok": True, "tables": 0, "connections": 0}
+
+    async def talk() -> tuple[dict[str, Any], int | None]:
+        url = served.replace("http", "ws") + "/ws"
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "Anna"}))
+            welcome = json.loads(await ws.recv())
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send("x" * 70_000)  # over the 64 KiB frame limit: the server hangs up
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+        return welcome, closed.value.rcvd.code if closed.value.rcvd else None
+
+    welcome, code = asyncio.run(talk())
+    assert welcome["type"] == "welcome" and welcome["name"] == "Anna"
+    assert code == 1009
