@@ -4,8 +4,9 @@ The bot wakes only for a change that alters what its seat can do (a new top card
 draw or move, a new round). It then notices the change (perception), thinks (longer with
 more cards to compare) and decides from ``rules.view(state, seat)`` alone; a change before
 the decision starts the reaction again, a change during the motor delay does not stop the
-hand, so its card may arrive too late. Timers come from ``table.clock``: the asyncio loop in
-the live server, a :class:`~zackzack.clock.VirtualClock` in simulation.
+hand, so its card may arrive too late. With two hands (Schnelllauf without the one-hand
+handicap) the bot looks for its next card while the first is on its way. Timers come from
+``table.clock``: the asyncio loop in the live server, a :class:`VirtualClock` in simulation.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ class Brain(Protocol):
 
     CHANGES: ClassVar[frozenset[type[Event]]]
     OWN: ClassVar[frozenset[type[Event]]]
+    HANDS: ClassVar[int]
 
     def __init__(self, options: Any, seat: int, strategy: str, rng: random.Random) -> None: ...
     def work(self, view: Any) -> float: ...
-    def choose(self, view: Any) -> Action | None: ...
+    def choose(self, view: Any, busy: tuple[Action, ...] = ()) -> Action | None: ...
     def mistake(self, view: Any) -> Action | None: ...
 
 
@@ -53,6 +55,7 @@ BRAINS: dict[str, str] = {
 """Game name → the module with its ``Brain``."""
 
 _CHANGE, _OWN, _START, _END = 1, 2, 3, 4
+_LOW = (1 << QUANTILE_BITS) - 1
 _wakes: dict[type[Any], dict[type[Event], int]] = {}
 
 
@@ -77,9 +80,10 @@ def _wake_codes(brain: type[Brain]) -> dict[type[Event], int]:
 class Bot:
     """A bot in ``seat`` of ``table``, playing as ``spec`` says (``"pro"``, ``"normal:random"``)."""
 
-    __slots__ = ("_action", "_bits", "_clock", "_codes", "_frozen", "_motor", "_perception",
-                 "_scale", "_think", "_timer", "_unsubscribe", "brain", "reaction", "rng",
-                 "seat", "spec", "table", "too_late", "wrong_cards")
+    __slots__ = ("_bits", "_busy", "_clock", "_codes", "_frozen", "_hands", "_mistakes",
+                 "_motor", "_one_hand", "_per_item", "_perception", "_ready", "_scale",
+                 "_think", "_timer", "_unsubscribe", "brain", "reaction", "rng", "seat", "spec",
+                 "table", "too_late", "wrong_cards")
 
     def __init__(self, table: Table, seat: int, spec: BotSpec | str, rng: random.Random) -> None:
         self.spec = spec if isinstance(spec, BotSpec) else parse_bot(spec)
@@ -99,10 +103,16 @@ class Bot:
         self._perception = reaction.perception.quantiles
         self._think = reaction.think.quantiles
         self._motor = reaction.motor.quantiles
+        self._per_item = reaction.per_item / reaction.think.median
+        self._mistakes = reaction.mistakes
         self._scale = reaction.think_scale(4)
+        self._one_hand = table.options.one_hand(seat)
+        self._hands = 1 if self._one_hand else brain.HANDS
         self._timer: Timer | None = None
-        self._action: Action | None = None
-        self._frozen = 0.0
+        """The decision being thought about, if any."""
+        self._busy: list[_Hand] = []
+        """Actions on their way to the table, one per busy hand."""
+        self._frozen = self._ready = 0.0
         self._unsubscribe = table.subscribe(seat, self._on_events)
         if table.phase is Phase.PLAYING:
             self._start()
@@ -132,32 +142,33 @@ class Bot:
             elif code == _END:
                 self._halt()
                 return
-        if changed and self._action is None:
+        if changed and len(self._busy) < self._hands:
             self._plan()
 
     def _start(self) -> None:
-        table = self.table
-        view = table.rules.view(table.state, self.seat)
-        self._scale = self.reaction.think_scale(round(self.brain.work(view)))
         self._halt()
         self._frozen = 0.0
+        self._scale = 1 + self._per_item * self.brain.work(
+            self.table.rules.view(self.table.state, self.seat))
         self._plan()
 
     def _halt(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._action = None
+        for hand in self._busy:
+            hand.timer.cancel()
+        self._busy.clear()
 
     def _plan(self) -> None:
         """Notice the change and think: the decision falls when this timer fires."""
         timer = self._timer
         if timer is not None:
             timer.cancel()
-        bits = self._bits
+        draw = self._bits(2 * QUANTILE_BITS)
         clock = self._clock
-        when = (clock.time() + self._perception[bits(QUANTILE_BITS)]
-                + self._think[bits(QUANTILE_BITS)] * self._scale)
+        when = (clock.time() + self._perception[draw >> QUANTILE_BITS]
+                + self._think[draw & _LOW] * self._scale)
         if when < self._frozen:
             when = self._frozen
         self._timer = clock.call_at(when, self._decide)
@@ -169,43 +180,74 @@ class Bot:
             return
         view = table.rules.view(table.state, self.seat)
         brain = self.brain
-        self._scale = self.reaction.think_scale(round(brain.work(view)))
-        mistakes = self.reaction.mistakes
+        self._scale = 1 + self._per_item * brain.work(view)
         action = None
-        if mistakes and self.rng.random() < mistakes:
+        if self._mistakes and self.rng.random() < self._mistakes:
             action = brain.mistake(view)
+        busy = self._busy
         if action is None:
-            action = brain.choose(view)
+            action = brain.choose(view, tuple(hand.action for hand in busy) if busy else ())
             if action is None:
                 return
-        self._action = action
         clock = self._clock
-        self._timer = clock.call_at(clock.time() + self._motor[self._bits(QUANTILE_BITS)],
-                                    self._submit)
+        hand = _Hand(self, action)
+        hand.timer = clock.call_at(clock.time() + self._motor[self._bits(QUANTILE_BITS)],
+                                   hand.land)
+        busy.append(hand)
+        if len(busy) < self._hands:
+            self._plan()  # the other hand is free: look for the next card
 
-    def _submit(self) -> None:
-        self._timer = None
-        action = self._action
-        if action is None:
+    def _land(self, hand: _Hand) -> None:
+        """The hand reaches the table: submit its action and take in the answer."""
+        clock = self._clock
+        if self._one_hand and clock.time() < self._ready:
+            hand.timer = clock.call_at(self._ready, hand.land)  # the pause the rule demands
             return
-        self._action = None
+        self._busy.remove(hand)
         table = self.table
         try:
-            table.submit(self.seat, action)
+            table.submit(self.seat, hand.action)
         except TooLate:
             self.too_late += 1
             self._plan()
         except (DoesNotFit, Frozen) as error:
             if isinstance(error, DoesNotFit):
                 self.wrong_cards += 1
-            self._frozen = self._clock.time() + max(
+            self._frozen = clock.time() + max(
                 0, table.frozen_until[self.seat] - table.now) / 1000
             self._plan()
         except OneHand:
             wait = table.last_action[self.seat] + ONE_HAND_PAUSE_MS - table.now
-            self._action = action
-            self._timer = self._clock.call_at(self._clock.time() + wait / 1000, self._submit)
+            self._ready = clock.time() + wait / 1000
+            self._busy.append(hand)
+            hand.timer = clock.call_at(self._ready, hand.land)
         except (RoundOver, NotPlaying):
             pass
         except IllegalAction:
             self._plan()
+        else:
+            if self._one_hand:
+                self._ready = clock.time() + ONE_HAND_PAUSE_MS / 1000
+
+
+class _Hand:
+    """An action on its way to the table."""
+
+    __slots__ = ("action", "bot", "timer")
+
+    def __init__(self, bot: Bot, action: Action) -> None:
+        self.bot = bot
+        self.action = action
+        self.timer: Timer = _NO_TIMER
+
+    def land(self) -> None:
+        """The motor delay is over."""
+        self.bot._land(self)
+
+
+class _NoTimer:
+    def cancel(self) -> None:
+        """Nothing to cancel."""
+
+
+_NO_TIMER = _NoTimer()

@@ -32,6 +32,7 @@ _PLAY, _REVEAL, _CHAIN, _COVER, _REFILL, _HELP = 10.0, 3.0, 2.0, 1.0, 1.0, 1.0
 _MOVE, _JOKER = 5.0, -100.0
 _Reach = frozenset[int]
 _reach_cache: dict[tuple[frozenset[int] | None, bool], _Reach] = {}
+_SINGLE = tuple(frozenset({rank}) for rank in range(14))
 
 
 def reach(stands: frozenset[int] | None, wrap: bool) -> _Reach:
@@ -52,12 +53,14 @@ def reach(stands: frozenset[int] | None, wrap: bool) -> _Reach:
 class Brain:
     """The strategy of one seat at Schnelllauf; it sees only the (public) view."""
 
-    __slots__ = ("rng", "seat", "smart", "wrap")
+    __slots__ = ("reaches", "rng", "seat", "smart", "wrap")
 
     CHANGES: ClassVar[frozenset[type[Event]]] = frozenset({sl.Played, sl.Flipped, sl.Reshuffled})
     """Events that change what every seat can do: a new top on a discard pile."""
     OWN: ClassVar[frozenset[type[Event]]] = frozenset({sl.Moved})
     """Events that change what a seat can do only when they are its own."""
+    HANDS: ClassVar[int] = 2
+    """Both hands: the next card is chosen while the first is on its way."""
 
     def __init__(self, options: sl.Options, seat: int, strategy: str,
                  rng: random.Random) -> None:
@@ -65,6 +68,7 @@ class Brain:
         self.smart = strategy == "smart"
         self.rng = rng
         self.wrap = options.wrap
+        self.reaches: dict[frozenset[int] | None, _Reach] = {}
 
     def work(self, view: sl.View) -> float:
         """Face-up cards to compare with each started pile, scaled by :data:`EFFORT`."""
@@ -72,35 +76,54 @@ class Brain:
         piles = (view.tops[0] is not None) + (view.tops[1] is not None)
         return cards * piles * EFFORT
 
-    def choose(self, view: sl.View) -> Action | None:
-        """The action to take now, or ``None`` to wait for a change."""
-        places = view.layouts[self.seat]
-        wrap = self.wrap
-        reaches = [None if top is None else reach(stands, wrap)
-                   for top, stands in zip(view.tops, view.stands, strict=True)]
+    def choose(self, view: sl.View, busy: tuple[Action, ...] = ()) -> Action | None:
+        """The action to take now, or ``None`` to wait for a change.
+
+        ``busy`` are the actions the other hand is carrying: their places, their piles and
+        a second move are left alone.
+        """
+        reaches = self.reaches
+        top0, top1 = view.tops
+        stands0, stands1 = view.stands
+        fit0 = None if top0 is None else reaches.get(stands0) or self._reach(stands0)
+        fit1 = None if top1 is None else reaches.get(stands1) or self._reach(stands1)
+        blocked: set[int] = set()
+        if busy:
+            fit0, fit1, blocked = self._avoid(view, busy, fit0, fit1)
         plays: list[tuple[int, sl.Card, int]] = []
-        for place, (card, _) in enumerate(places):
-            if card is not None:
-                for pile, fitting in enumerate(reaches):
-                    if fitting is not None and (card.rank == 0 or card.rank in fitting):
-                        plays.append((place, card, pile))
-        move = self._move(places)
+        empty = source = -1
+        deepest = 0
+        for place, (card, under) in enumerate(view.layouts[self.seat]):
+            if place in blocked:
+                continue
+            if card is None:
+                if empty < 0:
+                    empty = place
+                continue
+            if under > deepest:
+                deepest, source = under, place
+            rank = card.rank
+            if fit0 is not None and (rank == 0 or rank in fit0):
+                plays.append((place, card, 0))
+            if fit1 is not None and (rank == 0 or rank in fit1):
+                plays.append((place, card, 1))
+        move = sl.Move(source, empty) if empty >= 0 and deepest else None
         if not self.smart:
-            count = len(plays) + (move is not None)
-            if not count:
-                return None
-            pick = self.rng.randrange(count)
+            pick = self.rng.randrange(len(plays) + 1) if plays or move else -1
             if pick == len(plays):
                 return move
-            _, card, pile = plays[pick]
-            return sl.Play(card, pile, view.versions[pile])
-        best: Action | None = move
-        best_score = _MOVE if move is not None else -1e9
-        for place, card, pile in plays:
-            score = self._score(view, place, card, pile, reaches)
-            if score > best_score:
-                best, best_score = sl.Play(card, pile, view.versions[pile]), score
-        return best
+            if pick < 0:
+                return None
+        elif len(plays) == 1 and (plays[0][1].rank or move is None):
+            pick = 0
+        elif plays:
+            pick = self._best(view, plays, (fit0, fit1), move is not None)
+            if pick < 0:
+                return move
+        else:
+            return move
+        _, card, pile = plays[pick]
+        return sl.Play(card, pile, view.versions[pile])
 
     def mistake(self, view: sl.View) -> Action | None:
         """A face-up card onto a started pile it does not fit, if there is one."""
@@ -112,34 +135,52 @@ class Brain:
                         wrong.append(sl.Play(card, pile, view.versions[pile]))
         return wrong[self.rng.randrange(len(wrong))] if wrong else None
 
-    def _move(self, places: tuple[tuple[sl.Card | None, int], ...]) -> sl.Move | None:
-        """Into the first empty place, from the place with most cards to reveal."""
-        target = next((i for i, (card, _) in enumerate(places) if card is None), None)
-        if target is None:
-            return None
-        under, source = max((under, i) for i, (_, under) in enumerate(places))
-        return sl.Move(source, target) if under else None
-
-    def _score(self, view: sl.View, place: int, card: sl.Card, pile: int,
-               reaches: list[_Reach | None]) -> float:
-        if card.rank == 0:
-            return _JOKER
-        wrap = self.wrap
+    def _avoid(self, view: sl.View, busy: tuple[Action, ...], fit0: _Reach | None,
+               fit1: _Reach | None) -> tuple[_Reach | None, _Reach | None, set[int]]:
+        """The piles still free and the places the busy hand is using (every place after a
+        move is on its way, so that no second move goes to the same empty place)."""
+        blocked: set[int] = set()
         places = view.layouts[self.seat]
-        score = _PLAY
-        if places[place][1]:
-            score += _REVEAL
-        elif any(under for _, under in places):
-            score += _REFILL
-        after = reach(sl.stands_after(card, view.stands[pile], wrap), wrap)
-        before = reaches[pile]
-        for i, (other, _) in enumerate(places):
-            if other is not None and i != place and (other.rank == 0 or other.rank in after):
-                score += _CHAIN
-        for other, _ in view.layouts[1 - self.seat]:
-            if other is not None and other.rank:
-                if before is not None and other.rank in before:
-                    score += _COVER
-                if other.rank in after:
-                    score -= _HELP
-        return score
+        for action in busy:
+            if isinstance(action, sl.Play):
+                if action.pile:
+                    fit1 = None
+                else:
+                    fit0 = None
+                blocked.update(i for i, (card, _) in enumerate(places) if card == action.card)
+            elif isinstance(action, sl.Move):
+                blocked.update(range(len(places)))
+        return fit0, fit1, blocked
+
+    def _reach(self, stands: frozenset[int] | None) -> _Reach:
+        found = self.reaches[stands] = reach(stands, self.wrap)
+        return found
+
+    def _best(self, view: sl.View, plays: list[tuple[int, sl.Card, int]],
+              fits: tuple[_Reach | None, _Reach | None], move: bool) -> int:
+        """The index of the best play, or -1 if the move is better than all of them."""
+        places = view.layouts[self.seat]
+        mine = [card.rank if card is not None else -1 for card, _ in places]
+        theirs = [card.rank for card, _ in view.layouts[1 - self.seat]
+                  if card is not None and card.rank]
+        deep = any(under for _, under in places)
+        best, best_score = -1, _MOVE if move else -1e9
+        for i, (place, card, pile) in enumerate(plays):
+            rank = card.rank
+            if not rank:
+                score = _JOKER
+            else:
+                score = _PLAY + (_REVEAL if places[place][1] else _REFILL if deep else 0.0)
+                after = self.reaches.get(_SINGLE[rank]) or self._reach(_SINGLE[rank])
+                before = fits[pile]
+                for other, mine_rank in enumerate(mine):
+                    if other != place and (mine_rank == 0 or mine_rank in after):
+                        score += _CHAIN
+                for theirs_rank in theirs:
+                    if before is not None and theirs_rank in before:
+                        score += _COVER
+                    if theirs_rank in after:
+                        score -= _HELP
+            if score > best_score:
+                best, best_score = i, score
+        return best

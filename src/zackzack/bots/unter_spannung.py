@@ -35,6 +35,8 @@ class Brain:
     """Events that change what every seat can do: a new top card."""
     OWN: ClassVar[frozenset[type[Event]]] = frozenset({us.Drew})
     """Events that change what a seat can do only when they are its own."""
+    HANDS: ClassVar[int] = 1
+    """One card at a time: every card is a sum to check against the new top."""
 
     def __init__(self, options: us.Options, seat: int, strategy: str,
                  rng: random.Random) -> None:
@@ -50,8 +52,8 @@ class Brain:
         """How many cards there are to compare with the top: the hand."""
         return len(view.hand)
 
-    def choose(self, view: us.View) -> Action | None:
-        """The action to take now, or ``None`` to wait for a change."""
+    def choose(self, view: us.View, busy: tuple[Action, ...] = ()) -> Action | None:
+        """The action to take now, or ``None`` to wait for a change (one hand: never busy)."""
         allowed = view.top.allowed
         hand = view.hand
         fitting = [card for card in hand if card.value in allowed]
