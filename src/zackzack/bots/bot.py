@@ -80,7 +80,7 @@ def _wake_codes(brain: type[Brain]) -> dict[type[Event], int]:
 class Bot:
     """A bot in ``seat`` of ``table``, playing as ``spec`` says (``"pro"``, ``"normal:random"``)."""
 
-    __slots__ = ("_bits", "_busy", "_clock", "_codes", "_frozen", "_hands", "_mistakes",
+    __slots__ = ("_bits", "_busy", "_clock", "_codes", "_frozen", "_hands", "_landing", "_mistakes",
                  "_motor", "_one_hand", "_per_item", "_perception", "_ready", "_scale",
                  "_think", "_timer", "_unsubscribe", "brain", "reaction", "rng", "seat", "spec",
                  "table", "too_late", "wrong_cards")
@@ -113,6 +113,7 @@ class Bot:
         self._busy: list[_Hand] = []
         """Actions on their way to the table, one per busy hand."""
         self._frozen = self._ready = 0.0
+        self._landing = False
         self._unsubscribe = table.subscribe(seat, self._on_events)
         if table.phase is Phase.PLAYING:
             self._start()
@@ -161,14 +162,18 @@ class Bot:
         self._busy.clear()
 
     def _plan(self) -> None:
-        """Notice the change and think: the decision falls when this timer fires."""
+        """Notice the change and think: the decision falls when this timer fires.
+
+        A change the bot made itself needs no noticing: it knows where its card went.
+        """
         timer = self._timer
         if timer is not None:
             timer.cancel()
         draw = self._bits(2 * QUANTILE_BITS)
         clock = self._clock
-        when = (clock.time() + self._perception[draw >> QUANTILE_BITS]
-                + self._think[draw & _LOW] * self._scale)
+        when = clock.time() + self._think[draw & _LOW] * self._scale
+        if not self._landing:
+            when += self._perception[draw >> QUANTILE_BITS]
         if when < self._frozen:
             when = self._frozen
         self._timer = clock.call_at(when, self._decide)
@@ -206,7 +211,11 @@ class Bot:
         self._busy.remove(hand)
         table = self.table
         try:
-            table.submit(self.seat, hand.action)
+            self._landing = True  # its own events need no perception
+            try:
+                table.submit(self.seat, hand.action)
+            finally:
+                self._landing = False
         except TooLate:
             self.too_late += 1
             self._plan()

@@ -109,11 +109,10 @@ class Brain:
                 plays.append((place, card, 1))
         move = sl.Move(source, empty) if empty >= 0 and deepest else None
         if not self.smart:
-            pick = self.rng.randrange(len(plays) + 1) if plays or move else -1
-            if pick == len(plays):
+            count = len(plays) + (move is not None)
+            pick = self.rng.randrange(count) if count else -1
+            if pick < 0 or pick == len(plays):
                 return move
-            if pick < 0:
-                return None
         elif len(plays) == 1 and (plays[0][1].rank or move is None):
             pick = 0
         elif plays:

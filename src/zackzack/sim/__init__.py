@@ -150,9 +150,10 @@ def play_match(config: Config, index: int) -> MatchRecord:
     while table.phase is not Phase.OVER and step(limit):
         pass
     result = table.match.result
-    if result is None:
-        raise RuntimeError(f"match {index} of seed {config.seed} did not end "
-                           f"within {MAX_GAME_HOURS} game hours")
+    if result is None:  # a bug in a bot or the rules: say which match, to replay it
+        why = "stalled: nobody acts" if not clock.step(limit) else "ran too long"
+        raise RuntimeError(f"match {index} of seed {config.seed} {why} at "
+                           f"{table.now / 1000:.1f} s game time")
     seats = range(len(bots))
     return MatchRecord(
         index, tuple(tally.rounds), tuple(result.place_of(seat) for seat in seats),
