@@ -12,7 +12,7 @@ import enum
 import logging
 from collections.abc import Callable
 
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from zackzack.server.limits import Limits, TokenBucket
 from zackzack.server.protocol import MAX_MESSAGE_CHARS, Error, ref_of
@@ -114,5 +114,5 @@ class Connection:
             while True:
                 text = await self.outbox.get()
                 await self.websocket.send_text(text)
-        except (OSError, RuntimeError):  # the client went away mid-send
+        except (OSError, RuntimeError, WebSocketDisconnect):  # the client went away mid-send
             return
