@@ -151,7 +151,7 @@ def play_match(config: Config, index: int) -> MatchRecord:
         pass
     result = table.match.result
     if result is None:  # a bug in a bot or the rules: say which match, to replay it
-        why = "stalled: nobody acts" if not clock.step(limit) else "ran too long"
+        why = "ran too long" if clock.step() else "stalled: nobody acts"
         raise RuntimeError(f"match {index} of seed {config.seed} {why} at "
                            f"{table.now / 1000:.1f} s game time")
     seats = range(len(bots))
