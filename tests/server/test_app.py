@@ -151,7 +151,9 @@ def test_a_match_over_the_websocket_then_in_the_api(client: TestClient) -> None:
     log = parse_log(download.json())
     assert log.players == ("Anna", "Ben")
     assert replay(log).table.match.result is not None
-    steps = client.get(f"/api/matches/{match_id}/replay").json()
+    response = client.get(f"/api/matches/{match_id}/replay")
+    assert response.headers["content-encoding"] == "gzip"
+    steps = response.json()
     assert steps["players"] == ["Anna", "Ben"] and steps["result"] == result
     assert steps["steps"][0]["events"][0]["type"] == "round_started"
     assert steps["steps"][-1]["view"]["phase"] == "over"

@@ -16,6 +16,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -158,4 +160,5 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         WebSocketRoute("/ws", serve_websocket),
         Mount("/static", StaticFiles(directory=config.web_dir, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(GZipMiddleware, minimum_size=1024)])
