@@ -150,3 +150,20 @@ def test_bots_wait_through_the_live_start_countdown() -> None:
     assert table.log == []
     clock.run(until=20.0)
     assert table.log and min(entry.t for entry in table.log) >= LIVE.start_ms
+
+
+def test_bots_rest_while_the_table_is_paused_and_play_on_after() -> None:
+    clock = VirtualClock()
+    table = Table(us, us.Options(players=3), clock=clock, seed=6)
+    for seat in range(3):
+        Bot(table, seat, "normal", random.Random(seat))
+    table.start()
+    clock.run(until=2.0)
+    assert table.phase is Phase.PLAYING
+    table.pause()
+    sent = len(table.log)
+    clock.run(until=100.0)
+    assert len(table.log) == sent
+    table.resume(1000)
+    run(table, clock)
+    assert table.match.result is not None and len(table.log) > sent

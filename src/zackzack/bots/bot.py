@@ -28,7 +28,16 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
-from zackzack.table import ONE_HAND_PAUSE_MS, MatchEnded, Phase, RoundScored, RoundStarted, Table
+from zackzack.table import (
+    ONE_HAND_PAUSE_MS,
+    MatchEnded,
+    Paused,
+    Phase,
+    Resumed,
+    RoundScored,
+    RoundStarted,
+    Table,
+)
 
 
 class Brain(Protocol):
@@ -56,25 +65,28 @@ BRAINS: dict[str, str] = {
 
 _CHANGE, _OWN, _START, _END = 1, 2, 3, 4
 _LOW = (1 << QUANTILE_BITS) - 1
-_wakes: dict[type[Any], dict[type[Event], int]] = {}
+_brains: dict[str, tuple[type[Brain], dict[type[Event], int]]] = {}
 
 
 def brain_class(game: str) -> type[Brain]:
     """The ``Brain`` class of the game called ``game``."""
-    if game not in BRAINS:
-        raise ValueError(f"no bots for the game {game!r}")
-    brain: type[Brain] = importlib.import_module(BRAINS[game]).Brain
-    return brain
+    return _brain(game)[0]
 
 
-def _wake_codes(brain: type[Brain]) -> dict[type[Event], int]:
-    codes = _wakes.get(brain)
-    if codes is None:
-        codes = {RoundStarted: _START, RoundScored: _END, MatchEnded: _END}
+def _brain(game: str) -> tuple[type[Brain], dict[type[Event], int]]:
+    """The game's ``Brain`` and what each event means to a bot (cached: bots come by the
+    thousand in a simulation)."""
+    found = _brains.get(game)
+    if found is None:
+        if game not in BRAINS:
+            raise ValueError(f"no bots for the game {game!r}")
+        brain: type[Brain] = importlib.import_module(BRAINS[game]).Brain
+        codes: dict[type[Event], int] = {RoundStarted: _START, Resumed: _START,
+                                         RoundScored: _END, MatchEnded: _END, Paused: _END}
         codes.update(dict.fromkeys(brain.OWN, _OWN))
         codes.update(dict.fromkeys(brain.CHANGES, _CHANGE))
-        _wakes[brain] = codes
-    return codes
+        found = _brains[game] = (brain, codes)
+    return found
 
 
 class Bot:
@@ -91,13 +103,12 @@ class Bot:
         self.seat = seat
         self.rng = rng
         self.reaction = reaction = REACTIONS[self.spec.level]
-        brain = brain_class(table.rules.INFO.name)
+        brain, self._codes = _brain(table.rules.INFO.name)
         self.brain: Brain = brain(table.options, seat, self.spec.strategy, rng)
         self.wrong_cards = 0
         """Wrong cards this bot played (each cost the penalty freeze)."""
         self.too_late = 0
         """Cards that lost the race: they fitted the pile the bot aimed at, too late."""
-        self._codes = _wake_codes(brain)
         self._clock = table.clock
         self._bits = rng.getrandbits
         self._perception = reaction.perception.quantiles
@@ -147,8 +158,10 @@ class Bot:
             self._plan()
 
     def _start(self) -> None:
+        """A round starts, play resumes or the bot sits down: look at the table afresh."""
         self._halt()
-        self._frozen = 0.0
+        table = self.table
+        self._frozen = self._clock.time() + max(0, table.frozen_until[self.seat] - table.now) / 1000
         self._scale = 1 + self._per_item * self.brain.work(
             self.table.rules.view(self.table.state, self.seat))
         self._plan()
