@@ -40,6 +40,9 @@ export function describe(event, { game, who, me = null, now = 0 }) {
     case "cancelled": return parts("ev_cancelled");
     case "penalised": return say("ev_penalised", event.seat, { s: seconds(event.until - now) });
     case "starting": return parts("ev_starting");
+    case "paused": return parts("ev_paused");
+    case "resuming": return parts("ev_resuming", { s: seconds(event.in_ms) });
+    case "resumed": return parts("ev_resumed");
     case "round_started": return parts("ev_round_started", { n: event.number });
     case "round_scored": return roundLine(event.result, who, you);
     case "next_round": return parts("ev_next_round", { n: event.number, s: seconds(event.at - now) });

@@ -7,7 +7,9 @@ export function h(tag, attrs = {}, ...children) {
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style") Object.assign(el.style, value);
+    else if (key === "style") {
+      for (const [name, v] of Object.entries(value)) el.style.setProperty(name, v);
+    }
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, value);

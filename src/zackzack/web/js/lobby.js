@@ -158,7 +158,7 @@ export function mount(root, app) {
   function seatChip(seat) {
     if (seat.kind === "open") return h("span", { class: "seat-chip open", text: t("open_seat") });
     if (seat.kind === "bot") {
-      return h("span", { class: "seat-chip bot" }, icon("bot"), " ", seat.name ?? botLabel(seat.bot));
+      return h("span", { class: "seat-chip bot" }, icon("bot"), " ", botLabel(seat.bot));
     }
     return h("span", { class: `seat-chip human${seat.connected ? "" : " away"}`, text: seat.name });
   }
@@ -297,7 +297,9 @@ export function mount(root, app) {
   return { unmount: () => offs.forEach((off) => off()), helpKeys: () => [] };
 }
 
-export function botLabel(spec) {
+// A bot's name in the reader's language: "Bot 2 · Profi" (the seat number tells bots apart).
+export function botLabel(spec, seat = null) {
   const level = String(spec ?? "").split(":")[0];
-  return LEVELS.includes(level) ? `Bot (${t(`level_${level}`)})` : `Bot (${spec})`;
+  const name = seat === null ? "Bot" : `Bot ${seat + 1}`;
+  return `${name} · ${LEVELS.includes(level) ? t(`level_${level}`) : spec}`;
 }

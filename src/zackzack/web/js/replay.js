@@ -1,6 +1,7 @@
 // Stored matches: the list (/matches) and one match (/matches/ID) with its result, a replay
 // in the browser (play, pause, step, speed, a timeline) and the log as a JSON download.
 
+import { chip } from "./cards.js";
 import { describe } from "./describe.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
@@ -33,7 +34,8 @@ function duration(ms) {
 }
 
 function playerName(player) {
-  return player.name ?? (player.bot ? botLabel(player.bot) : t("seat", { n: player.seat + 1 }));
+  if (player.bot) return botLabel(player.bot, player.seat);
+  return player.name || t("seat", { n: player.seat + 1 });
 }
 
 function placings(match) {
@@ -103,7 +105,9 @@ class MatchPage {
         this.match = match;
         this.replay = replay;
         this.render();
-        this.seek(0);
+        // Start where the cards are dealt, not on an empty table.
+        this.first = Math.max(0, this.steps.findIndex((step) => step.view?.state));
+        this.seek(this.first);
       }, (e) => {
         this.error = e.message;
         this.render();
@@ -187,7 +191,7 @@ class MatchPage {
     speed.addEventListener("change", () => { this.speed = +speed.value; });
     this.time = h("span", { class: "replay-time" });
     return h("div", { class: "replay-controls" },
-      button("replay-restart", t("restart"), "restart", () => { this.pause(); this.seek(0); }),
+      button("replay-restart", t("restart"), "restart", () => { this.pause(); this.seek(this.first ?? 0); }),
       this.playButton,
       button("replay-step", t("step"), "step", () => { this.pause(); this.seek(this.index + 1, true); }),
       this.slider, this.time, h("label", { class: "speed" }, t("speed"), " ", speed));
@@ -247,7 +251,7 @@ class MatchPage {
     const lines = [];
     if (step.outcome === "rejected" && step.action?.card && ["too_late", "does_not_fit"].includes(step.code)) {
       lines.push({ cls: `feed-${step.code}`, seat: step.seat,
-        parts: parts(`rej_${step.code}`, { who: who(step.seat), card: step.action.card }) });
+        parts: parts(`rej_${step.code}`, { who: who(step.seat), card: chip(this.replay.game, step.action.card) }) });
     }
     for (const event of step.events ?? []) {
       const line = describe(event, { game: this.replay.game, who, me: null, now: step.t });
@@ -278,7 +282,7 @@ class MatchPage {
   }
 
   play() {
-    if (this.index >= this.steps.length - 1) this.seek(0);
+    if (this.index >= this.steps.length - 1) this.seek(this.first ?? 0);
     this.playing = true;
     this.playButton.replaceChildren(icon("pause"));
     this.playButton.title = t("pause");

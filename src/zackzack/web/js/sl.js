@@ -123,6 +123,7 @@ export class SchnelllaufBoard {
       p.pile.style.setProperty("--depth", Math.min(Math.max(state.pile_counts[i] - 1, 0), 5));
       p.count.textContent = topCard ? count("cards_n", state.pile_counts[i]) : "";
       p.stands.textContent = topCard === "*" ? standsText(state.stands[i]) : "";
+      p.el.dataset.stands = JSON.stringify(state.stands[i]);
     });
     if (this.selected !== null && !state.layouts[this.seats()[1]][this.selected][0]) this.select(null);
     this.animate(events, before);

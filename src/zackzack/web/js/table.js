@@ -84,7 +84,7 @@ class TablePage {
   name(seat) {
     const info = this.info?.seats[seat];
     if (!info) return t("seat", { n: seat + 1 });
-    if (info.kind === "bot") return info.name ?? botLabel(info.bot);
+    if (info.kind === "bot") return botLabel(info.bot, seat);
     return info.name ?? t("open_seat");
   }
 
@@ -117,12 +117,21 @@ class TablePage {
     const was = this.view?.phase;
     this.view = msg.view;
     this.info = { ...this.info, phase: msg.view.phase };
-    if (msg.events.some((e) => e.type === "round_started")) this.losUntil = performance.now() + 900;
-    if (was !== msg.view.phase) this.renderAll(msg.events);
-    else this.board?.update(msg.view, msg.events);
-    this.renderHead();
-    this.renderAnnounce();
-    this.renderOverlay();
+    for (const event of msg.events) {
+      if (event.type === "round_started" || event.type === "resumed") this.losUntil = performance.now() + 900;
+      if (event.type === "resuming") this.resumeAt = performance.now() + event.in_ms;
+      if (event.type === "resumed" || event.type === "paused") this.resumeAt = 0;
+    }
+    if (was !== msg.view.phase) {
+      this.renderAll(msg.events);
+    } else {
+      this.board?.update(msg.view, msg.events);
+      this.renderHead();
+      this.renderAnnounce();
+      if (msg.events.some((e) => ["round_scored", "match_ended", "resuming"].includes(e.type))) {
+        this.renderOverlay();
+      }
+    }
     for (const event of msg.events) this.addFeed(event);
   }
 
@@ -211,6 +220,14 @@ class TablePage {
     let panel = null;
     if (phase === "waiting") panel = this.waitingRoom();
     else if (phase === "between" || phase === "over") panel = this.roundEnd(phase);
+    else if (phase === "paused" && !this.resumeAt) {
+      panel = h("div", { class: "panel center-panel paused" },
+        h("h2", { text: t("paused") }), h("p", { class: "hint", text: t("paused_why") }));
+    }
+    // Only a panel that is new rises into view; an updated one just changes in place.
+    const kind = panel ? phase : null;
+    panel?.classList.toggle("still", kind === this.overlayKind);
+    this.overlayKind = kind;
     this.overlay.replaceChildren(...(panel ? [panel] : []));
     this.overlay.classList.toggle("on", Boolean(panel));
   }
@@ -228,7 +245,7 @@ class TablePage {
     linkInput.addEventListener("focus", () => linkInput.select());
     const seatRows = info.seats.map((seat, i) => {
       const status = seat.kind === "open" ? t("open_seat")
-        : seat.kind === "bot" ? t("bot")
+        : seat.kind === "bot" ? (creator ? "" : t("bot"))
           : !seat.connected ? t("disconnected") : seat.ready ? `✓ ${t("is_ready")}` : "…";
       const row = h("li", { class: `wait-seat ${seat.kind}${seat.ready ? " ready" : ""}`, dataset: { seat: i } },
         h("span", { class: "avatar", style: { "--seat": `var(--seat-${i % 6})` } },
@@ -294,8 +311,11 @@ class TablePage {
     if (!last) return null;
     const us = info.game === "unter-spannung";
     const tournament = us && info.options?.tournament;
-    const title = last.winner === null ? t("round_drawn")
-      : last.winner === this.me ? t("round_won_you") : t("round_won", { who: this.name(last.winner) });
+    const winner = view.result?.placings.find((p) => p.place === 1);
+    const single = phase === "over" && view.results.length === 1 && winner;
+    const title = single ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) }))
+      : last.winner === null ? t("round_drawn")
+        : last.winner === this.me ? t("round_won_you") : t("round_won", { who: this.name(last.winner) });
     const order = view.result
       ? view.result.placings.map((p) => ({ seat: p.seat, place: p.place }))
       : [...info.seats.keys()].map((seat) => ({ seat, place: null }));
@@ -310,14 +330,13 @@ class TablePage {
       h("th", { class: "num", text: us ? t("minus_points") : t("cards_left") }),
       tournament ? h("th", { class: "num", text: t("total") }) : null);
     const panel = h("div", { class: `panel center-panel round-end ${phase}` },
-      h("div", { class: "round-no", text: t("round_n", { n: last.number }) }),
+      h("div", { class: "round-no", text: single ? t("match_over") : t("round_n", { n: last.number }) }),
       h("h2", { text: title }),
       h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows)));
     if (phase === "between") {
       panel.append(h("p", { class: "next-round", dataset: { at: view.next_round_at ?? "" } }));
     } else {
-      const winner = view.result?.placings.find((p) => p.place === 1);
-      panel.insertBefore(h("div", { class: "match-over" },
+      if (!single) panel.insertBefore(h("div", { class: "match-over" },
         h("small", { text: t("match_over") }),
         h("b", { text: winner ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) })) : "" })),
       panel.children[1]);
@@ -337,7 +356,7 @@ class TablePage {
       if (info.match) {
         buttons.append(h("a", { class: "btn", href: `/matches/${info.match}`, "data-link": "" }, t("open_match")));
       }
-      buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("nav_play")));
+      buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("to_lobby")));
       panel.append(buttons);
     }
     return panel;
@@ -378,6 +397,9 @@ class TablePage {
     let starter = "";
     if (view.phase === "starting" && view.starts_at) {
       const left = view.starts_at - now;
+      starter = left > 0 ? String(Math.min(3, Math.ceil(left / 1000))) : t("los");
+    } else if (view.phase === "paused" && this.resumeAt) {
+      const left = this.resumeAt - performance.now();
       starter = left > 0 ? String(Math.min(3, Math.ceil(left / 1000))) : t("los");
     } else if (performance.now() < this.losUntil) {
       starter = t("los");

@@ -1,0 +1,102 @@
+"""What the end-to-end tests share: reading the visible table, deciding like a quick player."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def wait_until(condition: Callable[[], Any], timeout: float = 10.0, every: float = 0.05) -> Any:
+    """Poll ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not true after {timeout} s: {condition}")
+        time.sleep(every)
+
+
+def phase(page: Any) -> str:
+    """The table page's phase as the page shows it (waiting, starting, playing, between, over)."""
+    return str(page.eval_on_selector(".table-page", "el => el.dataset.phase"))
+
+
+# Unter Spannung -----------------------------------------------------------------------------
+
+US_STATE = """() => {
+  const board = document.querySelector('.board.us');
+  if (!board) return null;
+  return {
+    top: board.querySelector('.pile .card.top')?.dataset.card ?? null,
+    hand: [...board.querySelectorAll('.hand .card')].map(el => ({
+      card: el.dataset.card, key: el.dataset.hotkey, sent: el.classList.contains('sent')})),
+    draw: Number(board.querySelector('.draw .stack-count')?.textContent ?? 0),
+    frozen: board.querySelector('.freeze.on') !== null,
+    phase: document.querySelector('.table-page').dataset.phase,
+  };
+}"""
+
+
+def us_state(page: Any) -> dict[str, Any] | None:
+    """The Unter Spannung table as the page shows it: top card, hand (with keys), draw pile."""
+    state: dict[str, Any] | None = page.evaluate(US_STATE)
+    return state
+
+
+def us_value(card: str) -> tuple[int, int]:
+    value, _, spread = card.partition("±")
+    return int(value), int(spread)
+
+
+def us_fits(card: str, top: str) -> bool:
+    """RULES.md: the top card v±s allows v+s and v−s, wrapped into 1…10."""
+    value, spread = us_value(top)
+    allowed = {(value + spread - 1) % 10 + 1, (value - spread - 1) % 10 + 1}
+    return us_value(card)[0] in allowed
+
+
+# Schnelllauf --------------------------------------------------------------------------------
+
+SL_STATE = """() => {
+  const board = document.querySelector('.board.sl');
+  if (!board) return null;
+  const face = el => el && !el.hidden ? el.dataset.card || null : null;
+  return {
+    mine: [...board.querySelectorAll('.side.me .place')].map(el => ({
+      card: face(el.querySelector(':scope > .card')), under: Number(el.dataset.under ?? 0)})),
+    tops: [...board.querySelectorAll('.pile-zone')].map(el => face(el.querySelector('.card.top'))),
+    stands: [...board.querySelectorAll('.pile-zone')].map(el => JSON.parse(el.dataset.stands ?? 'null')),
+    frozen: board.querySelector('.freeze.on') !== null,
+    phase: document.querySelector('.table-page').dataset.phase,
+  };
+}"""
+
+
+def sl_state(page: Any) -> dict[str, Any] | None:
+    """The Schnelllauf table as the page shows it: my five places and the two piles."""
+    state: dict[str, Any] | None = page.evaluate(SL_STATE)
+    return state
+
+
+def sl_rank(card: str) -> int:
+    """0 for the joker, else 1 (A) … 13 (K)."""
+    if card == "*":
+        return 0
+    name = card[:-1]
+    return RANKS.get(name) or int(name)
+
+
+def sl_fits(card: str, top: str | None, stands: list[int] | None, wrap: bool = True) -> bool:
+    """RULES.md: one rank up or down from what the top stands for (a joker on top stands for
+    the ranks in ``stands``, or for anything when free); a joker fits everywhere."""
+    if top is None:
+        return False
+    rank = sl_rank(card)
+    if rank == 0 or stands is None:
+        return True
+    return any(abs(rank - s) == 1 or (wrap and abs(rank - s) == 12) for s in stands)
