@@ -60,9 +60,11 @@ class VirtualClock:
 
     def call_at(self, when: float, callback: Callable[[], object]) -> VirtualTimer:
         """Run ``callback`` at ``when`` (not before now); timers due together run in order."""
-        timer = VirtualTimer(max(when, self._now), callback)
+        if when < self._now:
+            when = self._now
+        timer = VirtualTimer(when, callback)
         self._seq += 1
-        heapq.heappush(self._queue, (timer.when, self._seq, timer))
+        heapq.heappush(self._queue, (when, self._seq, timer))
         return timer
 
     def call_later(self, delay: float, callback: Callable[[], object]) -> VirtualTimer:

@@ -328,7 +328,8 @@ class Table:
         Returns the accepted events; raises ``IllegalAction`` (state unchanged) otherwise.
         """
         t = self.time_ms() if at is None else max(at, self.now)
-        self.advance(t)
+        if self._due:
+            self.advance(t)
         self.now = t
         if not 0 <= seat < self.players:
             raise NoSuchSeat(f"there is no seat {seat}")
@@ -421,6 +422,8 @@ class Table:
 
     def _plan_step(self, events: list[Event], t: int) -> list[Event]:
         step = self.rules.pending(self.state)
+        if step is None and self.countdown is None:
+            return events  # the common case: play goes on
         if self.countdown is not None:
             if step is not None and step.kind == self.countdown.step and not events:
                 return events
@@ -517,7 +520,11 @@ class Table:
                 subscription.callback(list(events))
                 continue
             seat = subscription.seat
-            seen = [e for e in (event.seen_by(seat) for event in events) if e is not None]
+            seen = []
+            for event in events:
+                shown = event.seen_by(seat)
+                if shown is not None:
+                    seen.append(shown)
             if seen:
                 subscription.callback(seen)
 
