@@ -12,8 +12,8 @@ string, level and strategy: ``pro``, ``normal:random``, ``beginner``, ``machine`
 ...         for seat, name in enumerate(["pro", "beginner"])]
 >>> table.start()
 >>> table.clock.run(stop=lambda: table.match.result is not None)
->>> table.match.result.place_of(0)
-1
+>>> sorted(placing.place for placing in table.match.result.placings)
+[1, 2]
 """
 
 from __future__ import annotations

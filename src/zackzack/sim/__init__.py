@@ -1,8 +1,8 @@
 """The simulator: bots play whole matches at real tables on the virtual clock, fast.
 
 Matches are numbered; match ``i`` of seed ``s`` always deals and plays the same, so the
-results do not depend on how many processes share the work. Matches run in fixed chunks,
-each chunk in one process, and come back in order.
+results do not depend on how many processes share the work. Several processes take the
+matches in chunks and hand them back in order.
 
 >>> config = Config("unter-spannung", parse_options("unter-spannung", {"players": 2}),
 ...                 bots=(parse_bot("pro"), parse_bot("beginner")), matches=20, seed=1)
@@ -166,7 +166,7 @@ def _chunk(config: Config, start: int, count: int) -> list[MatchRecord]:
 
 
 def chunk_size(config: Config) -> int:
-    """How many matches one chunk of work holds: fixed per configuration, never per job."""
+    """How many matches one chunk of work holds (about :data:`CHUNK_ROUNDS` rounds)."""
     if config.game == "schnelllauf":
         per_match = 20  # a typical match between bots of one level
     elif config.options.tournament:
@@ -180,23 +180,24 @@ def simulate(config: Config, jobs: int = 1,
              progress: Callable[[list[MatchRecord]], object] | None = None) -> list[MatchRecord]:
     """Play the matches of ``config`` across ``jobs`` processes; the records in match order.
 
-    ``progress`` is called with the records of each chunk as it completes, in order.
+    Each match is seeded on its own, so the records are the same for any ``jobs``. With one
+    job no match is played beyond the last one needed. ``progress`` is called now and then
+    with the records that came in since its last call.
     """
     if not 1 <= jobs <= 256:
         raise ValueError(f"--jobs must be 1 to 256, not {jobs}")
+    size = chunk_size(config)
     records: list[MatchRecord] = []
-    rounds = 0
-    with closing(_chunks(config, chunk_size(config), jobs)) as chunks:
-        for chunk in chunks:
-            done = len(records)
-            for record in chunk:
-                records.append(record)
-                rounds += len(record.rounds)
-                if _done(config, len(records), rounds):
-                    break
-            if progress is not None:
-                progress(records[done:])
-            if _done(config, len(records), rounds):
+    reported = rounds = 0
+    with closing(_records(config, size, jobs)) as played:
+        for record in played:
+            records.append(record)
+            rounds += len(record.rounds)
+            done = _done(config, len(records), rounds)
+            if progress is not None and (done or len(records) - reported >= size):
+                progress(records[reported:])
+                reported = len(records)
+            if done:
                 break
     return records
 
@@ -215,12 +216,13 @@ def _starts(config: Config, size: int) -> Iterator[tuple[int, int]]:
         start += count
 
 
-def _chunks(config: Config, size: int,
-            jobs: int) -> Generator[list[MatchRecord], None, None]:
-    """Each chunk's records in order; with several jobs a few chunks run ahead."""
+def _records(config: Config, size: int, jobs: int) -> Generator[MatchRecord, None, None]:
+    """Every match's record in order; with several jobs, chunks of ``size`` run ahead."""
     if jobs == 1:
-        for start, count in _starts(config, size):
-            yield _chunk(config, start, count)
+        index = 0
+        while config.matches is None or index < config.matches:
+            yield play_match(config, index)
+            index += 1
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: list[Future[list[MatchRecord]]] = []
@@ -231,7 +233,7 @@ def _chunks(config: Config, size: int,
                 if len(pending) >= 2 * jobs:
                     break
             while pending:
-                yield pending.pop(0).result()
+                yield from pending.pop(0).result()
                 for start, count in starts:
                     pending.append(pool.submit(_chunk, config, start, count))
                     break
