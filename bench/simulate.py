@@ -16,12 +16,17 @@ import os
 import random
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 from types import ModuleType
 
-from zackzack.bots import parse_bot
+from zackzack.bots import Bot, parse_bot
+from zackzack.clock import VirtualClock
 from zackzack.games import game
-from zackzack.sim import Config, simulate
+from zackzack.games.base import Event
+from zackzack.games.errors import IllegalAction
+from zackzack.sim import Config, match_seed, simulate
+from zackzack.table import Phase, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_YARDSTICKS = ROOT.parent / "shared" / "yardsticks"
@@ -66,6 +71,49 @@ def zackzack_rate(name: str, rounds: int, seed: int) -> float:
     return sum(len(record.rounds) for record in records) / elapsed
 
 
+def table_rate(name: str, rounds: int, seed: int) -> float:
+    """Rounds per second of the bare table replaying the very actions the bots sent.
+
+    No bots, no decisions, no reaction timers: subscribers that do nothing, one per seat.
+    This is the ceiling for any bot on this table, however lean.
+    """
+    rules = game(name)
+    options = rules.parse_options(GAMES[name][1])
+    played = []
+    total = 0
+    index = 0
+    while total < rounds:
+        seed_i = match_seed(seed, index)
+        clock = VirtualClock()
+        table = Table(rules, options, clock=clock, seed=seed_i)
+        rng = random.Random(seed_i)
+        for seat in range(options.players):
+            Bot(table, seat, DEFAULT_BOT, rng)
+        table.start()
+        while table.phase is not Phase.OVER and clock.step():
+            pass
+        played.append((seed_i, table.log))
+        total += table.match.number
+        index += 1
+    started = time.perf_counter()
+    for seed_i, log in played:
+        clock = VirtualClock()
+        table = Table(rules, options, clock=clock, seed=seed_i)
+        for seat in range(options.players):
+            table.subscribe(seat, _ignore)
+        table.start()
+        for entry in log:
+            clock.run(until=entry.t / 1000)
+            with suppress(IllegalAction):
+                table.submit(entry.seat, entry.action, at=entry.t)
+        clock.run()
+    return total / (time.perf_counter() - started)
+
+
+def _ignore(events: list[Event]) -> None:
+    """A subscriber that does nothing."""
+
+
 def main() -> int:
     """Run the benchmark and print both rates and their ratio for each game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -76,6 +124,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--yardsticks", type=Path, default=DEFAULT_YARDSTICKS, metavar="DIR",
                         help=f"where the yardsticks are (default {DEFAULT_YARDSTICKS})")
+    parser.add_argument("--table", action="store_true",
+                        help="also time the bare table replaying the bots' actions")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -89,12 +139,17 @@ def main() -> int:
                   file=sys.stderr)
             return 2
         module = load(path)
-        yard = ours = 0.0
+        yard = ours = bare = 0.0
         for _ in range(args.repeat):
             yard = max(yard, yardstick_rate(module, name, args.rounds))
             ours = max(ours, zackzack_rate(name, args.rounds, args.seed))
+            if args.table:
+                bare = max(bare, table_rate(name, args.rounds, args.seed))
         print(f"{name} ({what}): yardstick {yard:,.0f} rounds/s, zackzack {ours:,.0f} "
               f"rounds/s, ratio {ours / yard:.2f}")
+        if args.table:
+            print(f"  the bare table replaying the same actions (no bots): {bare:,.0f} rounds/s, "
+                  f"ratio {bare / yard:.2f}")
     return 0
 
 
