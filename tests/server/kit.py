@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,3 +140,12 @@ def two_at_a_table(world: World, **create: Any) -> tuple[Client, Client, str]:
     ben.send(type="join", code=code, seat=None)
     ben.send(type="ready", ready=True)
     return anna, ben, code
+
+
+def run_async(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coroutine`` on a fresh event loop in a thread of its own.
+
+    (Playwright's sync API leaves a loop running in the test thread; this works regardless.)
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
