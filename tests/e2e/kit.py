@@ -23,7 +23,7 @@ def wait_until(condition: Callable[[], Any], timeout: float = 10.0, every: float
 
 def phase(page: Any) -> str:
     """The table page's phase as the page shows it (waiting, starting, playing, between, over)."""
-    return str(page.eval_on_selector(".table-page", "el => el.dataset.phase"))
+    return str(page.evaluate("document.querySelector('.table-page')?.dataset.phase ?? ''"))
 
 
 # Unter Spannung -----------------------------------------------------------------------------
@@ -70,7 +70,8 @@ SL_STATE = """() => {
     mine: [...board.querySelectorAll('.side.me .place')].map(el => ({
       card: face(el.querySelector(':scope > .card')), under: Number(el.dataset.under ?? 0)})),
     tops: [...board.querySelectorAll('.pile-zone')].map(el => face(el.querySelector('.card.top'))),
-    stands: [...board.querySelectorAll('.pile-zone')].map(el => JSON.parse(el.dataset.stands ?? 'null')),
+    stands: [...board.querySelectorAll('.pile-zone')]
+      .map(el => JSON.parse(el.dataset.stands ?? 'null')),
     frozen: board.querySelector('.freeze.on') !== null,
     phase: document.querySelector('.table-page').dataset.phase,
   };

@@ -104,7 +104,8 @@ def test_schnelllauf_by_mouse_with_a_reload(new_page: Any, shot: Any) -> None:
     # Reload in the middle: the seat comes back with the full state within a second.
     before = sl_state(page)
     page.reload()
-    page.wait_for_selector(PLACE.format(0) + " > .card:not([hidden]), " + PLACE.format(0) + ".empty")
+    first = PLACE.format(0)
+    page.wait_for_selector(f"{first} > .card:not([hidden]), {first}.empty")
     back_after_ms = page.evaluate("performance.now()")
     after = sl_state(page)
     assert after is not None and before is not None

@@ -1,7 +1,8 @@
-"""Unter Spannung in the browser: make a table with three bots, play a round by keyboard, replay it."""
+"""Unter Spannung in the browser: a table with three bots, a round by keyboard, its replay."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 
 def create_us_table(page: Any, level: str) -> str:
-    """Fill in the lobby's form: Unter Spannung, me and three bots of ``level``; returns the code."""
+    """The lobby's form: Unter Spannung, me and three bots of ``level``; returns the code."""
     page.goto("/")
     page.fill("#name", "Anna")
     page.press("#name", "Tab")
@@ -60,10 +61,9 @@ def play_round_by_keyboard(page: Any, shot: Any, timeout: float = 45) -> dict[st
             return now is None or now["top"] != before["top"] or now["hand"] != before["hand"] \
                 or now["phase"] != "playing"
 
-        try:
+        # A card that came too late slides back: then just look again.
+        with contextlib.suppress(AssertionError):
             wait_until(moved, timeout=1.0, every=0.02)
-        except AssertionError:
-            pass  # a card that came too late slides back; just look again
     return done
 
 
@@ -82,7 +82,8 @@ def test_unter_spannung_round_by_keyboard_then_replay(new_page: Any, shot: Any,
 
     wait_until(lambda: phase(page) == "playing", timeout=6)
     page.wait_for_selector(".board.us .hand .card")
-    hand = page.eval_on_selector_all(".board.us .hand .card", "els => els.map(e => e.dataset.hotkey)")
+    hand = page.eval_on_selector_all(".board.us .hand .card",
+                                     "els => els.map(e => e.dataset.hotkey)")
     assert hand[:4] == ["1", "2", "3", "4"]
     # The others, with their card counts; three plates, names shown as text.
     assert page.locator(".board.us .others .plate").count() == 3

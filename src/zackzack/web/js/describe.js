@@ -21,9 +21,10 @@ export function describe(event, { game, who, me = null, now = 0 }) {
       return event.revealed ? [...line, ...parts("ev_turns_up", { card: card(event.revealed) })] : line;
     }
     case "drew":
-      return event.card
+      if (!event.card) return parts("ev_drew", { who: who(event.seat), left: event.left });
+      return you(event.seat)
         ? parts("ev_drew_own", { card: card(event.card), left: event.left })
-        : parts("ev_drew", { who: who(event.seat), left: event.left });
+        : parts("ev_drew_seen", { who: who(event.seat), card: card(event.card), left: event.left });
     case "went_out": return say("ev_went_out", event.seat, {});
     case "rotated": return parts("ev_rotated", { card: card(event.card) });
     case "flipped": {

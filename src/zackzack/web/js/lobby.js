@@ -3,7 +3,7 @@
 import { cardEl } from "./cards.js";
 import { h, store } from "./dom.js";
 import { icon } from "./icons.js";
-import { onLang, t } from "./i18n.js";
+import { count, onLang, t } from "./i18n.js";
 import { net } from "./net.js";
 
 export const GAMES = {
@@ -146,7 +146,7 @@ export function mount(root, app) {
           h("b", { text: table.title }), " ",
           h("span", { class: `phase phase-${table.phase}`, text: t(`phase_${table.phase}`) })),
         h("div", { class: "seat-chips" }, table.seats.map(seatChip)),
-        table.watchers ? h("small", { text: t("watchers", { n: table.watchers }) }) : null),
+        table.watchers ? h("small", { text: count("watchers", table.watchers) }) : null),
       h("div", { class: "table-item-actions" },
         canJoin ? h("button", {
           class: "btn btn-gold", type: "button",

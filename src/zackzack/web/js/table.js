@@ -4,7 +4,7 @@
 import { describe } from "./describe.js";
 import { append, clear, h } from "./dom.js";
 import { icon } from "./icons.js";
-import { onLang, seconds, t } from "./i18n.js";
+import { count, onLang, seconds, t } from "./i18n.js";
 import { botLabel, LEVELS } from "./lobby.js";
 import { net } from "./net.js";
 import { SchnelllaufBoard } from "./sl.js";
@@ -85,7 +85,8 @@ class TablePage {
     const info = this.info?.seats[seat];
     if (!info) return t("seat", { n: seat + 1 });
     if (info.kind === "bot") return botLabel(info.bot, seat);
-    return info.name ?? t("open_seat");
+    if (info.kind === "open") return t("seat_open");
+    return info.name ?? t("seat", { n: seat + 1 });
   }
 
   who(seat) {
@@ -195,7 +196,7 @@ class TablePage {
       h("span", { class: "code-chip", title: t("code") }, h("small", { text: t("code") }), " ", info.code),
       view && view.phase !== "waiting" ? h("span", { class: "round-chip", text: rounds }) : null,
       this.me === null ? h("span", { class: "watch-chip" }, icon("eye"), " ", t("spectating")) : null,
-      info.watchers ? h("span", { class: "watchers", text: t("watchers", { n: info.watchers }) }) : null]);
+      info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null]);
   }
 
   renderAnnounce() {
@@ -244,9 +245,10 @@ class TablePage {
     const linkInput = h("input", { class: "link", readonly: true, value: link, "aria-label": t("share") });
     linkInput.addEventListener("focus", () => linkInput.select());
     const seatRows = info.seats.map((seat, i) => {
-      const status = seat.kind === "open" ? t("open_seat")
-        : seat.kind === "bot" ? (creator ? "" : t("bot"))
-          : !seat.connected ? t("disconnected") : seat.ready ? `✓ ${t("is_ready")}` : "…";
+      const status = seat.kind !== "human" ? (creator ? "" : t(seat.kind === "bot" ? "bot" : "open_seat"))
+        : !seat.connected ? t("disconnected")
+          : seat.player === info.creator ? t("host")
+            : seat.ready ? `✓ ${t("is_ready")}` : t("not_ready_yet");
       const row = h("li", { class: `wait-seat ${seat.kind}${seat.ready ? " ready" : ""}`, dataset: { seat: i } },
         h("span", { class: "avatar", style: { "--seat": `var(--seat-${i % 6})` } },
           seat.kind === "bot" ? icon("bot") : seat.kind === "open" ? "+" : (seat.name ?? "?").trim()[0]?.toUpperCase() ?? "?"),
