@@ -45,6 +45,13 @@ _TEXT: dict[str, dict[str, str]] = {
         "match_ended": "Match over: {placings}.",
         "you": "You",
         "seat": "Player {n}",
+        "played_you": "You play {card} – “{value}!”",
+        "played_on_you": "You play {card} on pile {pile}",
+        "turns_up_you": ", turning up {card}",
+        "moved_you": "You move {card} to the empty place {target}",
+        "drew_own_you": "You draw {card} ({left} left)",
+        "went_out_you": "You lay the last card face down and win the round!",
+        "round_won_you": "Round {n}: you win.",
     },
     "de": {
         "played": "{who} legt {card} – „{value}!“",
@@ -74,6 +81,14 @@ _TEXT: dict[str, dict[str, str]] = {
         "match_ended": "Partie vorbei: {placings}.",
         "you": "Du",
         "seat": "Spieler {n}",
+        "played_you": "Du legst {card} – „{value}!“",
+        "played_on_you": "Du legst {card} auf Stapel {pile}",
+        "turns_up_you": " und deckst {card} auf",
+        "moved_you": "Du legst {card} auf den freien Platz {target}",
+        "drew_own_you": "Du ziehst {card} (noch {left})",
+        "went_out_you": "Du legst die letzte Karte verdeckt ab und gewinnst die Runde!",
+        "penalised_you": "Du hast falsch gelegt: {s} s gesperrt.",
+        "round_won_you": "Runde {n}: Du gewinnst.",
     },
 }
 
@@ -90,14 +105,22 @@ def seconds(ms: int) -> str:
 
 def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
              seat: int | None = None, now: int = 0) -> str:
-    """``event`` as a sentence; ``seat`` is the reader (``You``), ``now`` the table time."""
+    """``event`` as a sentence; ``seat`` is the reader (``You``), ``now`` the table time.
+
+    >>> from zackzack.games.unter_spannung import WentOut
+    >>> describe(WentOut(0), ("Anna", "Ben"), seat=0)
+    'You lay the last card face down and win the round!'
+    """
+    you = text("you", lang)
 
     def who(s: int) -> str:
         if s == seat:
-            return text("you", lang)
+            return you
         return names[s] if s < len(names) else text("seat", lang, n=s + 1)
 
     def t(key: str, **fields: Any) -> str:
+        if fields.get("who") is you and f"{key}_you" in _TEXT[lang if lang in _TEXT else "en"]:
+            key = f"{key}_you"  # the reader's own action: "You play", "Du legst"
         return text(key, lang, **fields)
 
     kind = event.kind
@@ -115,17 +138,19 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
         "penalised": lambda: t("penalised", who=who(data.seat), s=seconds(data.until - now)),
         "starting": lambda: t("starting"),
         "round_started": lambda: t("round_started", n=data.number),
-        "round_scored": lambda: _round(data.result, who, lang),
+        "round_scored": lambda: _round(data.result, who, lang, t),
         "next_round": lambda: t("next_round", n=data.number, s=seconds(data.at - now)),
         "match_ended": lambda: t("match_ended", placings=_placings(data.result, who)),
         "moved": lambda: t("moved", who=who(data.seat), card=data.card, target=data.target + 1)
-        + (t("turns_up", card=data.revealed) if data.revealed is not None else ""),
+        + (t("turns_up", who=who(data.seat), card=data.revealed)
+           if data.revealed is not None else ""),
     }
     if kind == "played":
         if hasattr(event, "pile"):
             line = t("played_on", who=who(data.seat), card=data.card, pile=data.pile + 1)
             revealed = getattr(event, "revealed", None)
-            return line + (t("turns_up", card=revealed) if revealed is not None else "")
+            return line + (t("turns_up", who=who(data.seat), card=revealed)
+                           if revealed is not None else "")
         return t("played", who=who(data.seat), card=data.card, value=data.card.value)
     if kind == "round_ended":
         return ""
@@ -140,11 +165,12 @@ def _announced(step: str, ms: int, lang: str) -> str:
     return text(key, lang, s=seconds(ms))
 
 
-def _round(result: RoundResult, who: Callable[[int], str], lang: str) -> str:
+def _round(result: RoundResult, who: Callable[[int], str], lang: str,
+           t: Callable[..., str]) -> str:
     if result.winner is None:
         line = text("round_drawn", lang, n=result.number)
     else:
-        line = text("round_won", lang, n=result.number, who=who(result.winner))
+        line = t("round_won", n=result.number, who=who(result.winner))
     scores = ", ".join(f"{who(s)} {score}" for s, score in enumerate(result.scores))
     key = "scores_us" if result.reason in ("went_out", "nichts_geht_mehr") else "scores_sl"
     return line + text(key, lang, scores=scores)

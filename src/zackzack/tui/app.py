@@ -1,13 +1,13 @@
-"""The Textual app: the start screen or straight into a match, and a guard for small terminals."""
+"""The Textual app: the start screen or straight into a match; breakpoints mark small terminals."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import events, work
+from textual import work
 from textual.app import App
 
-from zackzack.tui.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from zackzack.tui.dialogs import MIN_HEIGHT, MIN_WIDTH
 from zackzack.tui.game_screen import GameScreen
 from zackzack.tui.session import Session
 from zackzack.tui.start import StartScreen
@@ -27,10 +27,11 @@ class PlayApp(App[None]):
         """``sessions`` makes each match's session (``None``: ask on the start screen first);
         ``again``: Enter starts a new match after the last one."""
         super().__init__()
+        self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
+        self.VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]
         self.lang = lang
         self.sessions = sessions
         self.again = again
-        self.too_small: TooSmall | None = None
 
     def on_mount(self) -> None:
         """Play at once, or ask what to play."""
@@ -38,7 +39,6 @@ class PlayApp(App[None]):
             self.play(self.sessions)
         else:
             self.push_screen(StartScreen(self.lang), self._chosen)
-        self.check_size(self.size.width, self.size.height)
 
     def _chosen(self, sessions: SessionMaker | None) -> None:
         if sessions is None:
@@ -62,9 +62,9 @@ class PlayApp(App[None]):
 
         screen = GameScreen(session, self.lang, again if self.again else None)
         if isinstance(self.screen, GameScreen):
-            self.switch_screen(screen)
+            await self.switch_screen(screen)
         else:
-            self.push_screen(screen)
+            await self.push_screen(screen)
 
     async def action_quit(self) -> None:
         """Ctrl+Q: quit, asking first while a match is on."""
@@ -73,20 +73,3 @@ class PlayApp(App[None]):
             game.ask_quit()
         else:
             self.exit()
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Cover the screen with a message while the terminal is too small."""
-        self.check_size(event.size.width, event.size.height)
-
-    def check_size(self, width: int, height: int) -> None:
-        """Show or hide the too-small message for a terminal of ``width`` × ``height``."""
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        if small and self.too_small is None:
-            self.too_small = TooSmall(self.lang, width, height)
-            self.push_screen(self.too_small)
-        elif small and self.too_small is not None:
-            self.too_small.resized(width, height)
-        elif not small and self.too_small is not None:
-            if self.screen is self.too_small:
-                self.pop_screen()
-            self.too_small = None

@@ -1,6 +1,9 @@
-"""What both game boards share: the session they show, the keys, and who is who."""
+"""What both game boards share: the session they show, the keys, who is who, what was seen."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -11,6 +14,49 @@ from zackzack.tui.cards import Block
 from zackzack.tui.keys import Command, Scheme
 from zackzack.tui.session import Session
 from zackzack.tui.texts import tr
+
+REACTION_S = 0.25
+"""Nobody presses a key in answer to a pile that changed less than this long ago."""
+
+
+class Sightings:
+    """When each pile version came on screen, to name the version a key press aimed at.
+
+    A person who presses a key 0.1 s after the pile changed was answering the card before:
+    if theirs fitted that one, they were too late, not wrong (RULES.md, the race).
+
+    >>> now = [0.0]
+    >>> seen = Sightings(lambda: now[0])
+    >>> seen.note((4,)); now[0] = 1.0; seen.note((5,)); now[0] = 1.1
+    >>> seen.aimed(0, 5)
+    4
+    >>> now[0] = 1.3
+    >>> seen.aimed(0, 5)
+    5
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.shown: list[list[tuple[int, float]]] = []
+
+    def note(self, versions: Sequence[int]) -> None:
+        """The piles now on screen are at ``versions``."""
+        now = self.clock()
+        if len(self.shown) != len(versions):
+            self.shown = [[] for _ in versions]
+        for history, version in zip(self.shown, versions, strict=True):
+            if history and version < history[-1][0]:
+                history.clear()
+            if not history or history[-1][0] != version:
+                history.append((version, now))
+                del history[:-8]
+
+    def aimed(self, pile: int, current: int) -> int:
+        """The newest version of ``pile`` on screen ``REACTION_S`` ago (``current``: none)."""
+        history = self.shown[pile] if pile < len(self.shown) else []
+        cutoff = self.clock() - REACTION_S
+        seen = [version for version, at in history if at <= cutoff and version <= current]
+        return seen[-1] if seen else (history[0][0] if history else current)
 
 
 class Board(Widget):
@@ -23,6 +69,11 @@ class Board(Widget):
         self.session = session
         self.scheme = scheme
         self.lang = lang
+        self.sightings = Sightings()
+
+    def versions(self, view: TableView) -> tuple[int, ...]:
+        """The pile versions in ``view``."""
+        return ()
 
     def name_of(self, seat: int) -> str:
         """A seat's name; "You" for the one person at this keyboard."""

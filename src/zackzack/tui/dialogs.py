@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from zackzack.tui.keys import Scheme
@@ -77,28 +80,35 @@ class QuitDialog(ModalScreen[bool]):
             self.dismiss(False)
 
 
-class TooSmall(ModalScreen[None]):
-    """Covers everything while the terminal is too small for the board; keys do nothing."""
+class TooSmall(Widget):
+    """Covers its screen while the terminal is below ``MIN_WIDTH`` × ``MIN_HEIGHT``.
 
-    DEFAULT_CSS = "TooSmall { align: center middle; background: $background; }" \
-        " TooSmall > Static { width: auto; max-width: 100%; text-style: bold; }"
+    The app's breakpoints give the screen the class ``-narrow`` or ``-short``; only then is
+    this shown, and the screens ignore game keys (:func:`too_small`).
+    """
 
-    def __init__(self, lang: str, width: int, height: int) -> None:
+    SCOPED_CSS = False  # the rules below look at the screen's classes
+    DEFAULT_CSS = """
+    TooSmall { display: none; dock: top; layer: cover; width: 100%; height: 100%;
+               background: $background; content-align: center middle; text-style: bold;
+               padding: 1 2; }
+    .-narrow TooSmall, .-short TooSmall { display: block; }
+    """
+
+    def __init__(self, lang: str) -> None:
         super().__init__()
         self.lang = lang
-        self.message = Static(self._text(width, height))
 
-    def _text(self, width: int, height: int) -> str:
+    def render(self) -> str:
+        """The terminal's size and the size needed."""
+        width, height = self.app.size
         return tr("too_small", self.lang, w=width, h=height, mw=MIN_WIDTH, mh=MIN_HEIGHT)
 
-    def compose(self) -> ComposeResult:
-        """Only the message."""
-        yield self.message
+    def on_resize(self) -> None:
+        """Say the new size."""
+        self.refresh()
 
-    def resized(self, width: int, height: int) -> None:
-        """Show the new size."""
-        self.message.update(self._text(width, height))
 
-    def on_key(self, event: events.Key) -> None:
-        """No game keys while the board cannot be seen."""
-        event.stop()
+def too_small(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` is too small for the board (the app's breakpoints say so)."""
+    return screen.has_class("-narrow") or screen.has_class("-short")

@@ -18,7 +18,7 @@ from zackzack.games.base import Event
 from zackzack.table import Announced, Phase, TableView
 from zackzack.tui import keys
 from zackzack.tui.board import Board
-from zackzack.tui.dialogs import HelpScreen, QuitDialog
+from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
 from zackzack.tui.lobby import waiting
 from zackzack.tui.results import results
 from zackzack.tui.session import Session, names
@@ -39,7 +39,7 @@ class GameScreen(Screen[None]):
     """One match at one table, local or remote; it listens to the session."""
 
     DEFAULT_CSS = """
-    GameScreen { layout: vertical; }
+    GameScreen { layout: vertical; layers: base cover; }
     #head { height: 1; background: $primary-background; padding: 0 1; }
     #panel { height: 1fr; padding: 1 2; }
     #banner { height: 1; padding: 0 1; }
@@ -75,12 +75,13 @@ class GameScreen(Screen[None]):
         yield Static(id="feedback")
         yield Static(id="log")
         yield Static(Text(tr(self.scheme.bar, self.lang)), id="keys")
+        yield TooSmall(self.lang)
 
     def on_mount(self) -> None:
         """Start the session and keep the clocks on screen running."""
-        self.set_interval(0.1, self.show)
+        self.set_interval(0.1, self.tick)
         self.session.start(self)
-        self.show()
+        self.call_after_refresh(self.show)
 
     async def on_unmount(self) -> None:
         """Stop the bots or the connection."""
@@ -124,6 +125,14 @@ class GameScreen(Screen[None]):
         mine = self.session.mine
         return self.session.view(mine[0] if mine else None)
 
+    def tick(self) -> None:
+        """Ten times a second: redraw while a clock runs on screen (countdown, freeze, note)."""
+        view, now = self.table_view(), self.session.now()
+        if self.feedback.plain or (view is not None and (
+                view.phase in (Phase.STARTING, Phase.BETWEEN) or view.countdown is not None
+                or max(view.frozen_until, default=0) > now - 200)):
+            self.show()
+
     def show(self) -> None:
         """Draw everything from the session's current view."""
         if not self.is_mounted:
@@ -141,10 +150,14 @@ class GameScreen(Screen[None]):
         panel = self.query_one("#panel", Static)
         panel.display = not playing
         if view is not None and phase in (Phase.BETWEEN, Phase.OVER):
-            panel.update(results(view, self._names(), self.lang, now, self.again is not None))
+            mine = self.session.mine
+            panel.update(results(view, self._names(), self.lang, now, self.again is not None,
+                                 mine[0] if len(mine) == 1 else None))
         elif not playing:
             panel.update(waiting(self.session.seats, self.session.mine, self.lang,
                                  self.session.creator, self.said_ready))
+        if view is not None and view.state is not None:
+            self.board.sightings.note(self.board.versions(view))
         self.board.refresh()
         self.query_one("#banner", Static).update(self._banner(view, now))
         if time.monotonic() > self.feedback_until:
@@ -174,7 +187,7 @@ class GameScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         """Look the key up in the game's scheme and do it."""
         command = self.scheme.command(event.key)
-        if command is None:
+        if command is None or too_small(self):
             return
         event.stop()
         event.prevent_default()

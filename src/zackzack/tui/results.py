@@ -17,17 +17,19 @@ def unit(game: str, lang: str) -> str:
     return tr("minus_points" if game == "unter-spannung" else "cards_held", lang)
 
 
-def results(view: TableView, names: Sequence[str], lang: str, now: int,
-            again: bool) -> RenderableType:
-    """The results of ``view``'s match so far; ``again``: a new match is one key away."""
+def results(view: TableView, names: Sequence[str], lang: str, now: int, again: bool,
+            reader: int | None = None) -> RenderableType:
+    """The results of ``view``'s match so far for ``reader`` (the one person here, if one);
+    ``again``: a new match is one key away."""
     parts: list[RenderableType] = []
     if view.results:
         last = view.results[-1]
-        line = tr("winner", lang, n=last.number, who=names[last.winner]) \
+        key = "winner_you" if last.winner is not None and last.winner == reader else "winner"
+        line = tr(key, lang, n=last.number, who=names[last.winner]) \
             if last.winner is not None else tr("no_winner", lang, n=last.number)
-        parts += [Text(line, style="bold"), Text("")]
-    table = Table(title=f"{tr('standings', lang)} ({unit(view.game, lang)})",
-                  title_justify="left", title_style="bold", box=None, padding=(0, 2))
+        parts += [Text(line, style="bold reverse"), Text("")]
+    parts.append(Text(f"{tr('standings', lang)} · {unit(view.game, lang)}", style="bold"))
+    table = Table(box=None, padding=(0, 2))
     table.add_column("")
     for result in view.results:
         table.add_column(tr("round", lang, n=result.number), justify="right")

@@ -26,6 +26,10 @@ class SlBoard(Board):
         self.moving: dict[int, int] = {}
         """Half-done moves: hand → the empty place the next card goes to."""
 
+    def versions(self, view: TableView) -> tuple[int, ...]:
+        """Both discard piles' versions."""
+        return tuple(view.state.versions)
+
     def command(self, command: Command) -> bool:
         """Play a place onto a pile, or move a card into an empty place (two keys)."""
         if not isinstance(command, PlacePile) or command.hand >= len(self.session.mine):
@@ -43,7 +47,8 @@ class SlBoard(Board):
         elif card is None:
             self.moving[command.hand] = command.place
         else:
-            self.session.act(seat, sl.Play(card, command.pile, seen=state.versions[command.pile]))
+            seen = self.sightings.aimed(command.pile, state.versions[command.pile])
+            self.session.act(seat, sl.Play(card, command.pile, seen=seen))
         self.refresh()
         return True
 

@@ -12,6 +12,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 
 from zackzack.bots import LEVELS
 from zackzack.tui import setup
+from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.session import Session
 from zackzack.tui.texts import tr
 
@@ -23,7 +24,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
     """Ask for the game, the opponents and the options; answer with a session maker."""
 
     DEFAULT_CSS = """
-    StartScreen { align: center middle; }
+    StartScreen { align: center middle; layers: base cover; }
     StartScreen > Vertical { width: 72; height: auto; border: round $accent; padding: 0 2; }
     StartScreen Label { margin-top: 1; text-style: bold; }
     StartScreen RadioSet { layout: horizontal; width: auto; }
@@ -59,6 +60,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
             yield Static(id="error")
             yield Button(t("start"), variant="primary", id="start")
             yield Static(t("start_hint"), classes="hint")
+        yield TooSmall(self.lang)
 
     def _t(self, key: str, **fields: str) -> str:
         return tr(key, self.lang, **fields)

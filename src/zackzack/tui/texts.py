@@ -59,6 +59,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "cards_held": "cards held",
         "total": "Total",
         "winner": "Round {n}: {who} wins",
+        "winner_you": "Round {n}: you win",
         "no_winner": "Round {n}: nobody wins",
         "next_in": "Next round in {s} s",
         "match_over": "Match over",
@@ -101,7 +102,7 @@ _TEXT: dict[str, dict[str, str]] = {
                     "A card fits if its value is the top's value ± its spread (10 wraps to 1).",
         "k_ranks": "A card fits one rank up or down (K–A–2 wrap). ★ is a joker.",
         "bar_us": "1…0 q…m card · ←→ ⏎ choose · Space draw · ? help · Esc quit",
-        "bar_sl": "1–5 → pile 1 · q–t → pile 2 · empty place, card: move · ? help · Esc quit",
+        "bar_sl": "1–5 / q–t: onto pile 1 / 2 · empty place, card: move · ? help · Esc quit",
         "bar_two": "Left: 1–5 / q–t · Right: 6–0 / z(y)–p · ? help · Esc quit",
         # start screen
         "start_title": "zackzack – play in the terminal",
@@ -160,6 +161,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "cards_held": "Karten",
         "total": "Summe",
         "winner": "Runde {n}: {who} gewinnt",
+        "winner_you": "Runde {n}: Du gewinnst",
         "no_winner": "Runde {n}: kein Sieger",
         "next_in": "Nächste Runde in {s} s",
         "match_over": "Partie vorbei",
@@ -199,8 +201,8 @@ _TEXT: dict[str, dict[str, str]] = {
                     "wenn ihr Wert der Wert oben ± dessen Spannweite ist (nach 10 kommt 1).",
         "k_ranks": "Eine Karte passt einen Rang höher oder tiefer (K–A–2 rundum). ★ ist ein Joker.",
         "bar_us": "1…0 q…m Karte · ←→ ⏎ wählen · Leertaste ziehen · ? Hilfe · Esc Ende",
-        "bar_sl": "1–5 → Stapel 1 · q–t → Stapel 2 · freier Platz, Karte: schieben · "
-                  "? Hilfe · Esc",
+        "bar_sl": "1–5 / q–t: auf Stapel 1 / 2 · freier Platz, Karte: schieben · ? Hilfe · "
+                  "Esc Ende",
         "bar_two": "Links: 1–5 / q–t · Rechts: 6–0 / z(y)–p · ? Hilfe · Esc Ende",
         "start_title": "zackzack – im Terminal spielen",
         "game": "Spiel",

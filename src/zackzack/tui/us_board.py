@@ -36,6 +36,10 @@ class UsBoard(Board):
         view = self.view(self.seat)
         return sorted(view.state.hand) if view is not None else []
 
+    def versions(self, view: TableView) -> tuple[int, ...]:
+        """The discard pile's version."""
+        return (view.state.version,)
+
     def command(self, command: Command) -> bool:
         """Play a card by its key or the cursor, draw, or move the cursor."""
         view, seat = self.view(self.seat), self.seat
@@ -45,7 +49,8 @@ class UsBoard(Board):
         if isinstance(command, HandCard | Confirm):
             index = command.index if isinstance(command, HandCard) else self.cursor
             if index < len(hand):
-                self.session.act(seat, us.Play(hand[index], seen=view.state.version))
+                seen = self.sightings.aimed(0, view.state.version)
+                self.session.act(seat, us.Play(hand[index], seen=seen))
             return True
         if isinstance(command, DrawCard):
             self.session.act(seat, us.Draw())

@@ -1,0 +1,163 @@
+"""Test kit for the terminal client: recorded sessions, a pilot that plays by keys, screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, RenderableType
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from zackzack.bots import Bot
+from zackzack.games import schnelllauf as sl
+from zackzack.games import unter_spannung as us
+from zackzack.games.base import Action, Event, Rules
+from zackzack.table import Settings, Table, TableView
+from zackzack.tui.keys import HAND_KEYS, PLACE_KEYS
+from zackzack.tui.offline import BotMaker, OfflineSession, Player
+from zackzack.tui.session import Listener, Seat
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "tui"
+QUICK = Settings(start_ms=300, between_rounds_ms=2000)
+"""A short start countdown, so that tests see it without waiting 3 s."""
+
+
+class Idle:
+    """A bot that never acts: the deal decides everything."""
+
+    def stop(self) -> None:
+        """Nothing to stop."""
+
+
+def idle(table: Table, seat: int, rng: random.Random) -> Player:
+    """Seat an idle bot."""
+    return Idle()
+
+
+def bot(level: str) -> BotMaker:
+    """Seat a real bot of ``level``."""
+    return lambda table, seat, rng: Bot(table, seat, level, rng)
+
+
+class Spy:
+    """Passes everything on to the screen and keeps a copy."""
+
+    def __init__(self, listener: Listener, record: Recording) -> None:
+        self.listener, self.record = listener, record
+
+    def changed(self, events: Sequence[Event]) -> None:
+        self.record.events.extend(events)
+        self.listener.changed(events)
+
+    def refused(self, seat: int, code: str, reason: str) -> None:
+        self.record.refusals.append((seat, code))
+        self.listener.refused(seat, code, reason)
+
+    def status(self, text: str) -> None:
+        self.listener.status(text)
+
+
+class Recording(OfflineSession):
+    """An offline session that remembers every action, refusal and event."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.acts: list[tuple[int, Action, int]] = []
+        self.refusals: list[tuple[int, str]] = []
+        self.events: list[Event] = []
+
+    def start(self, listener: Listener) -> None:
+        super().start(Spy(listener, self))
+
+    def act(self, seat: int, action: Action) -> None:
+        view = self.view(seat)
+        assert view is not None and view.state is not None
+        self.acts.append((seat, action, getattr(view.state, "version", 0)))
+        super().act(seat, action)
+
+    def played(self, seat: int) -> int:
+        """How many cards ``seat`` got onto a pile."""
+        return sum(1 for e in self.events if e.kind == "played" and getattr(e, "seat", -1) == seat)
+
+
+def recording(rules: Rules, options: Any, bots: dict[int, BotMaker], *, two: bool = False,
+              seed: int = 7, settings: Settings = QUICK, deal: Any = None) -> Recording:
+    """A recorded offline session: one person at seat 0 (or two at seats 0 and 1)."""
+    mine = (0, 1) if two else (0,)
+    seats = [Seat("Left"), Seat("Right")] if two else \
+        [Seat("You"), *(Seat(f"Bot {s}", "bot") for s in range(1, options.players))]
+    return Recording(rules, options, seats, mine, bots, seed=seed, settings=settings,
+                     first_round=deal)
+
+
+def us_deal(hands: Sequence[str], draw_piles: Sequence[str], discard_pile: str) -> us.State:
+    """An Unter Spannung round laid out exactly; the deck is the cards named."""
+    groups = [text.split() for text in (*hands, *draw_piles, discard_pile)]
+    deck = tuple(us.Card.parse(card) for group in groups for card in group)
+    options = us.Options(players=len(hands), deck=deck, penalty_ms=1000)
+    return us.parse_deal({"hands": groups[:len(hands)],
+                          "draw_piles": groups[len(hands):-1],
+                          "discard_pile": groups[-1]}, options)
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Let the app run until ``condition()`` holds; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "timed out"
+        await pilot.pause(0.02)
+
+
+def us_key(view: TableView | None) -> str | None:
+    """The key a quick player presses: a card that fits the top as shown, else Space."""
+    if view is None or view.state is None:
+        return None
+    state: us.View = view.state
+    assert view.seat is not None
+    for index, card in enumerate(sorted(state.hand)):
+        if us.fits(card, state.top) and index < len(HAND_KEYS):
+            return HAND_KEYS[index]
+    return "space" if state.draw_counts[view.seat] else None
+
+
+def sl_keys(view: TableView | None, seat: int, hand: int) -> list[str]:
+    """The keys a quick player presses: a place onto a pile it fits, else a move, else none."""
+    if view is None or view.state is None:
+        return []
+    state: sl.View = view.state
+    places = state.layouts[seat]
+    for place, (card, _) in enumerate(places):
+        for pile in range(2):
+            if card is not None and state.tops[pile] is not None \
+                    and sl.fits(card, state.stands[pile]):
+                return [PLACE_KEYS[hand][pile][place]]
+    empty = [place for place, (card, _) in enumerate(places) if card is None]
+    deep = [place for place, (card, under) in enumerate(places) if card is not None and under]
+    if empty and deep:
+        return [PLACE_KEYS[hand][0][empty[0]], PLACE_KEYS[hand][1][deep[0]]]
+    return []
+
+
+def text(renderable: RenderableType, width: int = 100) -> str:
+    """What ``renderable`` shows, as plain text."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def shown(app: App[Any], selector: str) -> str:
+    """The plain text of the ``Static`` at ``selector`` on the current screen."""
+    return text(app.screen.query_one(selector, Static).content)  # type: ignore[arg-type]
+
+
+def screenshot(app: App[Any], name: str) -> None:
+    """Save the screen as ``artifacts/tui/NAME.svg``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    app.save_screenshot(f"{name}.svg", str(ARTIFACTS))

@@ -1,0 +1,123 @@
+"""Whole offline rounds of both games, played by key presses against real bots on the real clock."""
+
+from __future__ import annotations
+
+from tui.kit import (
+    Recording,
+    bot,
+    idle,
+    recording,
+    screenshot,
+    shown,
+    sl_keys,
+    text,
+    until,
+    us_deal,
+    us_key,
+)
+from zackzack.games import schnelllauf as sl
+from zackzack.games import unter_spannung as us
+from zackzack.table import Phase, Settings
+from zackzack.tui.app import PlayApp
+from zackzack.tui.game_screen import GameScreen
+from zackzack.tui.sl_board import SlBoard
+from zackzack.tui.us_board import UsBoard
+
+
+async def test_a_whole_round_of_unter_spannung_by_keys() -> None:
+    made: list[Recording] = []
+
+    def session() -> Recording:
+        options = us.Options(players=3, penalty_ms=200, countdown_ms=100)
+        made.append(recording(us, options, {1: bot("normal"), 2: bot("pro")}, seed=9))
+        return made[-1]
+
+    app = PlayApp("en", session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: bool(made) and isinstance(app.screen, GameScreen))
+        game = made[0]
+        await until(pilot, lambda: "Starting in" in shown(app, "#banner"))
+        await until(pilot, lambda: game.view(0).phase is Phase.PLAYING)  # type: ignore[union-attr]
+        board = app.screen.query_one(UsBoard)
+        hand = text(board.render())
+        assert "Your hand (4)" in hand and "Pile" in hand
+        for presses in range(500):
+            view = game.view(0)
+            assert view is not None
+            if view.phase is Phase.OVER:
+                break
+            if presses == 3:
+                screenshot(app, "us_playing")
+            key = us_key(view)
+            if key is None:
+                await pilot.pause(0.05)
+            else:
+                await pilot.press(key)
+        view = game.view(0)
+        assert view is not None and view.phase is Phase.OVER and view.result is not None
+        # every card went out aimed at the version shown; quick fingers lose races, never guess
+        plays = [(action, version) for seat, action, version in game.acts
+                 if isinstance(action, us.Play)]
+        assert plays and all(a.seen is not None and a.seen <= v for a, v in plays)
+        assert {code for _, code in game.refusals} <= {"too_late"}
+        assert game.played(0) >= 1
+        await pilot.pause(0.1)
+        assert not board.display and app.screen.query_one("#panel").display
+        panel = shown(app, "#panel")
+        assert "Match over" in panel and "minus points" in panel and "Enter: play again" in panel
+        assert "Round 1: " in shown(app, "#log")
+        screenshot(app, "us_results")
+        await pilot.press("enter")
+        await until(pilot, lambda: len(made) == 2 and app.screen.query(UsBoard).first().display)
+        assert made[0]._players == []  # the old match's bots were stopped
+
+
+async def test_a_whole_round_of_schnelllauf_by_keys() -> None:
+    options = sl.Options(max_rounds=1, countdown_ms=100, penalty_ms=200)
+    game = recording(sl, options, {1: bot("pro")}, seed=4)
+    app = PlayApp("de", lambda: game, again=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: game.view(0) is not None
+                    and game.view(0).phase is Phase.PLAYING)  # type: ignore[union-attr]
+        assert "Stapel 1" in text(app.screen.query_one(SlBoard).render())
+        for presses in range(1500):
+            view = game.view(0)
+            assert view is not None
+            if view.phase is Phase.OVER:
+                break
+            if presses == 4:
+                screenshot(app, "sl_playing_de")
+            keys = sl_keys(view, 0, 0)
+            if keys:
+                await pilot.press(*keys)
+            else:
+                await pilot.pause(0.05)
+        view = game.view(0)
+        assert view is not None and view.phase is Phase.OVER and view.result is not None
+        assert game.played(0) >= 5
+        plays = [action for _, action, _ in game.acts if isinstance(action, sl.Play)]
+        assert plays and all(action.seen is not None for action in plays)
+        assert {code for _, code in game.refusals} <= {"too_late"}
+        await pilot.pause(0.1)
+        panel = shown(app, "#panel")
+        assert "Partie vorbei" in panel and "Karten" in panel and "Esc: beenden" in panel
+        screenshot(app, "sl_results_de")
+
+
+async def test_a_wrong_card_freezes_and_says_so() -> None:
+    deal = us_deal(["3±1 8±2 4±1", "6±1 9±3 4±2"], ["1±1 4±3", "2±2 7±1"], "5±2")
+    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: game.view(0) is not None)
+        await pilot.press("3")  # sorted hand: 3±1, 4±1, 8±2; 8 does not fit 5±2
+        assert game.refusals == [(0, "does_not_fit")]
+        assert "Does not fit" in shown(app, "#feedback")
+        assert "frozen" in text(app.screen.query_one(UsBoard).render())
+        await pilot.press("1")  # still frozen; the stronger message stays
+        assert game.refusals[-1] == (0, "frozen") and "Does not fit" in shown(app, "#feedback")
+        await until(pilot, lambda: game.now() > 1100)
+        await pilot.press("1")  # 3±1 fits 5±2 (5 - 2)
+        assert game.played(0) == 1
+        view = game.view(0)
+        assert view is not None and str(view.state.top) == "3±1"

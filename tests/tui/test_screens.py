@@ -1,0 +1,128 @@
+"""The screens around the game: help, the too-small terminal, quitting, no colour, the start."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from tui.kit import idle, recording, screenshot, shown, text, until, us_deal
+from zackzack.games import schnelllauf as sl
+from zackzack.games import unter_spannung as us
+from zackzack.table import Phase, Settings
+from zackzack.tui.app import PlayApp
+from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall
+from zackzack.tui.game_screen import GameScreen
+from zackzack.tui.sl_board import SlBoard
+from zackzack.tui.start import StartScreen
+from zackzack.tui.us_board import UsBoard
+
+
+async def test_the_help_screen_lists_every_key_and_any_key_closes_it() -> None:
+    game = recording(us, us.Options(players=2), {1: idle})
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = shown(app, "#help")
+        for words in ("1 … 9 0", "Space", "draw a card from your draw pile", "Esc", "Ctrl+Q",
+                      "●±1", "▲±2", "■±3"):
+            assert words in help_text
+        screenshot(app, "us_help")
+        await pilot.press("1")  # closes the help; it plays nothing
+        assert isinstance(app.screen, GameScreen) and game.acts == []
+
+
+async def test_two_at_one_keyboard_see_both_halves_in_the_help() -> None:
+    game = recording(sl, sl.Options(), {}, two=True)
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.press("f1")
+        help_text = shown(app, "#help")
+        for words in ("Left player", "1 2 3 4 5", "q w e r t", "Right player", "6 7 8 9 0",
+                      "z/y u i o p", "onto pile 2"):
+            assert words in help_text
+        screenshot(app, "two_help")
+
+
+async def test_a_terminal_too_small_gets_a_message_and_no_key_plays() -> None:
+    game = recording(us, us.Options(players=2), {1: idle}, settings=Settings())
+    app = PlayApp("de", lambda: game)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(pilot, lambda: game.view(0) is not None)
+        cover = app.screen.query_one(TooSmall)
+        assert cover.display
+        message = str(cover.render())
+        assert "60×20" in message and "80×24" in message and "vergrößern" in message
+        screenshot(app, "too_small")
+        await pilot.press("1", "space", "2")
+        assert game.acts == []
+        await pilot.resize_terminal(90, 23)
+        assert cover.display and "90×23" in str(cover.render())
+        await pilot.resize_terminal(80, 24)
+        assert not cover.display
+        await pilot.press("space")
+        assert len(game.acts) == 1
+
+
+async def test_quitting_mid_game_asks_first() -> None:
+    game = recording(us, us.Options(players=2), {1: idle}, settings=Settings())
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.press("escape")
+        assert isinstance(app.screen, QuitDialog)
+        screenshot(app, "quit")
+        await pilot.press("2")  # neither yes nor no: the question stays
+        assert isinstance(app.screen, QuitDialog) and game.acts == []
+        await pilot.press("n")
+        assert isinstance(app.screen, GameScreen) and app.is_running
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, QuitDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running and app.return_code == 0
+
+
+async def test_escape_first_cancels_a_half_done_move() -> None:
+    game = recording(sl, sl.Options(), {1: idle}, settings=Settings())
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        board = app.screen.query_one(SlBoard)
+        board.moving[0] = 2
+        await pilot.press("escape")
+        assert board.moving == {} and isinstance(app.screen, GameScreen)
+
+
+async def test_without_colour_the_spreads_keep_their_marks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    deal = us_deal(["1±1 2±2 3±3 4±1 5±2", "6±3 7±1"], ["1±2 1±3", "2±1 2±3"],
+                   "3±1 3±2 4±2 4±3 9±2")
+    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
+    app = PlayApp("en", lambda: game)
+    assert app.no_color
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: game.view(0) is not None)
+        await pilot.pause(0.1)
+        board = text(app.screen.query_one(UsBoard).render())
+        assert "●±1" in board and "▲±2" in board and "■±3" in board
+        screenshot(app, "us_no_color")
+
+
+async def test_the_start_screen_by_keys() -> None:
+    app = PlayApp("en")
+    async with app.run_test(size=(80, 30)) as pilot:
+        assert isinstance(app.screen, StartScreen)
+        screenshot(app, "start")
+        await pilot.press("tab", *"wizard", "enter")  # into the bots field: a bad bot
+        assert "unknown bot level" in shown(app, "#error")
+        await pilot.press("shift+tab", "down", "enter")  # back to the game: Schnelllauf
+        assert app.screen.query_one("#bots", Input).value == "normal"
+        await pilot.press("tab", "enter")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        assert app.screen.query(SlBoard)
+        view = app.screen.session.view(0)  # type: ignore[attr-defined]
+        assert view is not None and view.phase is Phase.STARTING
