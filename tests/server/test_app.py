@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from server.kit import us_action
+from zackzack import cli
 from zackzack.matchlog import parse_log, replay
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
@@ -105,7 +107,8 @@ def test_health_and_an_empty_match_list(client: TestClient) -> None:
         assert response.status_code == 400 and response.json()["error"] == "bad_field"
 
 
-def test_a_match_over_the_websocket_then_in_the_api(client: TestClient) -> None:
+def test_a_match_over_the_websocket_then_in_the_api(
+        client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
         anna, ben = Player(ws_a, "Anna"), Player(ws_b, "Ben")
         assert client.get("/healthz").json()["connections"] == 2
@@ -151,6 +154,11 @@ def test_a_match_over_the_websocket_then_in_the_api(client: TestClient) -> None:
     log = parse_log(download.json())
     assert log.players == ("Anna", "Ben")
     assert replay(log).table.match.result is not None
+    saved = tmp_path / "match.json"
+    saved.write_bytes(download.content)
+    assert cli.main(["replay", "--json", str(saved)]) == 0
+    final = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert final["outcome"]["result"] == result
     response = client.get(f"/api/matches/{match_id}/replay")
     assert response.headers["content-encoding"] == "gzip"
     steps = response.json()
