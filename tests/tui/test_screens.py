@@ -114,7 +114,7 @@ async def test_without_colour_the_spreads_keep_their_marks(
 
 async def test_the_start_screen_by_keys() -> None:
     app = PlayApp("en")
-    async with app.run_test(size=(80, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, StartScreen)
         screenshot(app, "start")
         await pilot.press("tab", *"wizard", "enter")  # into the bots field: a bad bot

@@ -29,9 +29,9 @@ from zackzack.games import unter_spannung as us
 Block = list[Text]
 """A card (or a group of cards): lines of equal cell width."""
 
-SPREADS: dict[int, tuple[str, str]] = {1: ("●", "bold green"), 2: ("▲", "bold yellow"),
-                                       3: ("■", "bold magenta")}
-"""Each spread's mark and colour."""
+SPREADS: dict[int, tuple[str, str]] = {1: ("●", "bold #5fd75f"), 2: ("▲", "bold #ffd75f"),
+                                       3: ("■", "bold #ff5fd7")}
+"""Each spread's mark and colour (light ones, so that they stay bright without colour)."""
 
 SUITS: dict[str, tuple[str, str]] = {"c": ("♣", "bold"), "d": ("♦", "bold red"),
                                      "h": ("♥", "bold red"), "s": ("♠", "bold")}

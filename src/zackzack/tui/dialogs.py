@@ -37,19 +37,17 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The key table, the game's hint about what fits, how to close."""
-        parts: list[Table | Text] = [Text(tr("help_title", self.lang), style="bold")]
+        table = Table(box=None, show_header=False, padding=(0, 1),
+                      title=tr("help_title", self.lang), title_justify="left", title_style="bold")
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
         for title, rows in self.scheme.help:
-            table = Table(box=None, show_header=False, padding=(0, 2),
-                          title=tr(title, self.lang) if title else None, title_justify="left",
-                          title_style="bold underline")
-            table.add_column(style="bold cyan", no_wrap=True)
-            table.add_column()
+            if title:
+                table.add_row(Text(tr(title, self.lang), style="bold underline"), "")
             for row in rows:
                 table.add_row(row.keys, tr(row.text, self.lang))
-            parts += [Text(""), table]
-        parts += [Text(""), Text(tr(self.scheme.notes, self.lang), style="italic"),
-                  Text(""), Text(tr("help_close", self.lang), style="dim")]
-        yield Static(Group(*parts), id="help")
+        yield Static(Group(table, Text(""), Text(tr(self.scheme.notes, self.lang), style="italic"),
+                           Text(tr("help_close", self.lang), style="dim")), id="help")
 
     def on_key(self, event: events.Key) -> None:
         """Any key closes the help."""

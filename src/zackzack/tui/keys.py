@@ -98,8 +98,8 @@ _COMMON: dict[str, Command] = {
     "question_mark": ShowHelp(), "f1": ShowHelp(), "ctrl+q": AskQuit(), "escape": Cancel(),
     "backspace": Cancel(), "enter": Confirm(),
 }
-_COMMON_HELP = (HelpRow("? F1", "k_help"), HelpRow("Esc", "k_cancel"),
-                HelpRow("Ctrl+Q", "k_quit"), HelpRow("Enter", "k_enter"))
+_COMMON_HELP = (HelpRow("? F1", "k_help"), HelpRow("Esc Ctrl+Q", "k_quit"),
+                HelpRow("Enter", "k_enter"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +151,7 @@ def schnelllauf(two: bool = False) -> Scheme:
                 HelpRow(" ".join(second).replace("z", "z/y"), "k_pile2"),
                 HelpRow(f"{first[2]}, {first[0]}", "k_move"))
         sections.append((("k_left", "k_right")[hand] if two else None, rows))
-    sections.append(("k_both" if two else None, _COMMON_HELP))
+    sections.append(("k_both" if two else None,
+                     (HelpRow("Esc Backspace" if two else "Esc", "k_cancel"), *_COMMON_HELP)))
     return Scheme(keys, tuple(sections), "bar_two" if two else "bar_sl", "k_ranks",
                   RIGHT_ALIASES if two else {})

@@ -25,11 +25,13 @@ class StartScreen(Screen[Callable[[], Session] | None]):
 
     DEFAULT_CSS = """
     StartScreen { align: center middle; layers: base cover; }
-    StartScreen > Vertical { width: 72; height: auto; border: round $accent; padding: 0 2; }
+    StartScreen > Vertical { width: 76; height: auto; border: round $accent; padding: 0 2;
+                             border-title-style: bold; }
     StartScreen Label { margin-top: 1; text-style: bold; }
     StartScreen RadioSet { layout: horizontal; width: auto; }
+    StartScreen RadioButton { width: auto; margin-right: 3; }
     StartScreen .hint { color: $text-muted; }
-    StartScreen #error { color: $error; text-style: bold; }
+    StartScreen #error { color: $error; text-style: bold; height: auto; }
     StartScreen Button { margin-top: 1; }
     """
 
@@ -40,25 +42,25 @@ class StartScreen(Screen[Callable[[], Session] | None]):
     def compose(self) -> ComposeResult:
         """The form: game, opponents, the game's options, name, start."""
         t = self._t
-        with Vertical():
-            yield Static(t("start_title"), classes="title")
+        with Vertical() as form:
+            form.border_title = t("start_title")
             yield Label(t("game"))
-            with RadioSet(id="game"):
+            with RadioSet(id="game", compact=True):
                 yield RadioButton("Unter Spannung", value=True)
                 yield RadioButton("Schnelllauf")
             yield Label(t("opponents"))
-            yield Input(",".join(setup.DEFAULT_BOTS["unter-spannung"]), id="bots")
+            yield Input(",".join(setup.DEFAULT_BOTS["unter-spannung"]), id="bots", compact=True)
             yield Static(t("levels", levels=", ".join(LEVELS)), classes="hint")
-            yield Checkbox(t("tournament"), id="tournament")
-            yield Checkbox(t("local_two"), id="local_two")
+            yield Checkbox(t("tournament"), id="tournament", compact=True)
+            yield Checkbox(t("local_two"), id="local_two", compact=True)
             yield Label(t("handicap"), id="handicap_label")
-            with RadioSet(id="handicap"):
+            with RadioSet(id="handicap", compact=True):
                 for key in ("h_none", "h_me", "h_bot"):
                     yield RadioButton(t(key), value=key == "h_none")
             yield Label(t("name"))
-            yield Input(id="name", max_length=24)
+            yield Input(id="name", max_length=24, compact=True)
             yield Static(id="error")
-            yield Button(t("start"), variant="primary", id="start")
+            yield Button(t("start"), variant="primary", id="start", compact=True)
             yield Static(t("start_hint"), classes="hint")
         yield TooSmall(self.lang)
 
