@@ -77,8 +77,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture()
 def browser() -> Iterator[Any]:
+    """Chromium for one test: Playwright's sync API runs an event loop in this thread while it
+    is on, so it is stopped after every test, leaving the thread clean for the others."""
     executable = chromium_path()
     if executable is None:
         pytest.skip("chromium is not installed (scripts/test.sh installs Debian's package)")

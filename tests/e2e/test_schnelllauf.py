@@ -91,7 +91,7 @@ def test_schnelllauf_by_mouse_with_a_reload(new_page: Any, shot: Any) -> None:
     assert start is not None and [spot["under"] for spot in start["mine"]] == [3] * 5
     shot(page, "sl_1_playing")
 
-    assert play_by_mouse(page, 3) >= 1 or phase(page) in ("between", "over")
+    assert play_by_mouse(page, 3, timeout=12) >= 1 or phase(page) in ("between", "over")
     # A card chosen by a click is lifted and marked; Escape lets go of it.
     state = sl_state(page)
     assert state is not None
@@ -119,6 +119,6 @@ def test_schnelllauf_by_mouse_with_a_reload(new_page: Any, shot: Any) -> None:
     # Everybody was away for a moment, so the table paused; it goes on after "3 – 2 – 1".
     wait_until(lambda: phase(page) != "paused", timeout=6)
     # ... and play goes on: by clicks, and once by dragging a card onto a pile.
-    played = play_by_mouse(page, 3) + play_by_mouse(page, 1, drag=True)
+    played = play_by_mouse(page, 2, timeout=10) + play_by_mouse(page, 1, timeout=8, drag=True)
     assert played >= 1 or phase(page) in ("between", "over")
     shot(page, "sl_4_playing_on")
