@@ -82,6 +82,10 @@ def test_watch_a_bot_table_then_its_stored_match(new_page: Any, shot: Any, serve
     assert page.locator(".board.us .hand .card").count() == 0  # spectators see no hand
     time.sleep(0.3)
     shot(page, "watch_us")
+    # A dropped connection comes back by itself, with the table.
+    page.evaluate("window.dropped = zackzack.net.ws; zackzack.net.ws.close()")
+    page.wait_for_function("zackzack.net.open && zackzack.net.ws !== window.dropped", timeout=5000)
+    page.wait_for_selector(".board.us .others .plate")
     other.wait_for_selector(f".table-item[data-code='{code}'] :is(.phase-playing, .phase-over)")
     shot(other, "lobby_live_list")
 

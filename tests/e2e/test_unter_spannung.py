@@ -101,10 +101,18 @@ def test_unter_spannung_round_by_keyboard_then_replay(new_page: Any, shot: Any,
     assert "partie vorbei" in text.lower() and "minuspunkte" in text.lower()
     shot(page, "us_3_round_end")
 
-    # The match is stored before anyone saw the result: open it and replay it.
-    link = page.locator(".round-end a[href^='/matches/']")
-    link.click()
-    page.wait_for_url("**/matches/*")
+    # The match is stored before anyone saw the result.
+    stored = page.get_attribute(".round-end a[href^='/matches/']", "href")
+    assert stored
+
+    # A rematch: a new table with the same seats, and I am its creator.
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "/t/" in url and not url.endswith(code))
+    page.wait_for_selector(".waiting #start:not([disabled])")
+    assert page.locator(".waiting .wait-seat.bot").count() == 3
+
+    # Open the stored match and replay it.
+    page.goto(stored)
     page.wait_for_selector(".replay-controls")
     page.wait_for_selector(".match-page .board.us")
     assert "Anna" in page.inner_text(".match-side .scores")

@@ -1,6 +1,7 @@
 // A table page (/t/CODE): the waiting room, the start countdown, the game board, the
 // countdowns of automatic steps, the end of a round and of the match, and the event feed.
 
+import { plate, updatePlate } from "./board.js";
 import { describe } from "./describe.js";
 import { append, clear, h } from "./dom.js";
 import { icon } from "./icons.js";
@@ -162,12 +163,22 @@ class TablePage {
     } else {
       this.board?.destroy();
       this.board = null;
-      this.boardBox.replaceChildren();
+      this.boardBox.replaceChildren(...(this.view?.phase === "starting" ? [this.lineup()] : []));
     }
     this.renderHead();
     this.renderAnnounce();
     this.renderOverlay();
     this.tick();
+  }
+
+  // Who plays, shown under the start countdown.
+  lineup() {
+    const ctx = this.ctx();
+    return h("div", { class: "lineup" }, this.info.seats.map((_, seat) => {
+      const el = plate(seat);
+      updatePlate(el, seat, ctx);
+      return el;
+    }));
   }
 
   ctx() {
@@ -320,7 +331,7 @@ class TablePage {
         : last.winner === this.me ? t("round_won_you") : t("round_won", { who: this.name(last.winner) });
     const order = view.result
       ? view.result.placings.map((p) => ({ seat: p.seat, place: p.place }))
-      : [...info.seats.keys()].map((seat) => ({ seat, place: null }));
+      : tournament ? standings(view.totals) : [...info.seats.keys()].map((seat) => ({ seat, place: null }));
     const rows = order.map(({ seat, place }) => h("tr", { class: seat === this.me ? "me" : "" },
       h("td", { class: "place", text: place ? t("place_n", { n: place }) : "" }),
       h("td", { class: "who" },
@@ -437,6 +448,16 @@ class TablePage {
   helpKeys() {
     return [...(this.board?.helpKeys() ?? []), ["Enter", t("keys_ready")]];
   }
+}
+
+// The tournament so far: fewest minus points first, ties share a place.
+function standings(totals) {
+  const order = [...totals.keys()].sort((a, b) => totals[a] - totals[b]);
+  let place = 0;
+  return order.map((seat, i) => {
+    if (i === 0 || totals[seat] !== totals[order[i - 1]]) place = i + 1;
+    return { seat, place };
+  });
 }
 
 export function errorText(msg) {

@@ -203,6 +203,10 @@ export class UnterSpannungBoard {
   key(e) {
     if (this.ctx.me() === null || !this.state) return false;
     const k = e.key.toLowerCase();
+    if (k === "enter" && document.activeElement?.closest?.(".hand .card")) {
+      this.play(document.activeElement);
+      return true;
+    }
     if (k === " " || k === "d") {
       this.drawCard();
       return true;
