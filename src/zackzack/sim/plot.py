@@ -15,9 +15,13 @@ from zackzack.sim import MatchRecord
 def plot(summary: dict[str, Any], records: Sequence[MatchRecord], path: str) -> None:
     """Draw ``summary`` and the round lengths of ``records`` into the image file ``path``."""
     figure = Figure(figsize=(11, 7.5), layout="constrained")
-    title = game(summary["game"]).INFO.title
-    figure.suptitle(f"{title}: {', '.join(summary['bots'])} · {summary['rounds']:,} rounds, "
-                    f"{summary['matches']:,} matches · seed {summary['seed']}")
+    rules = game(summary["game"])
+    defaults = rules.options_to_json(rules.parse_options({"players": len(summary["bots"])}))
+    changed = [f"{key} {value}" for key, value in summary["options"].items()
+               if key != "players" and defaults.get(key) != value]
+    figure.suptitle(f"{rules.INFO.title}: {', '.join(summary['bots'])} · "
+                    f"{summary['rounds']:,} rounds, {summary['matches']:,} matches · seed "
+                    f"{summary['seed']}" + "".join(f" · {text}" for text in changed))
     (wins, misses), (seconds, actions) = figure.subplots(2, 2)
     _wins(wins, summary)
     _misses(misses, summary, records)
