@@ -65,6 +65,7 @@ class GameScreen(Screen[None]):
         self.feedback_until = 0.0
         self.connection = ""
         self.said_ready = False
+        self.resume_at = 0.0
 
     def compose(self) -> ComposeResult:
         """Header, board or panel, banner, feedback, log, keys."""
@@ -95,6 +96,8 @@ class GameScreen(Screen[None]):
         reader = mine[0] if len(mine) == 1 else None
         seats = names(self.session.seats)
         for event in events:
+            if event.kind == "resuming":
+                self.resume_at = time.monotonic() + getattr(event, "in_ms", 0) / 1000
             line = describe(event, seats, self.lang, seat=reader, now=self.session.now())
             if line:
                 self.log_lines.append(Text(line, style=STYLES.get(event.kind, "")))
@@ -129,7 +132,8 @@ class GameScreen(Screen[None]):
         """Ten times a second: redraw while a clock runs on screen (countdown, freeze, note)."""
         view, now = self.table_view(), self.session.now()
         if self.feedback.plain or (view is not None and (
-                view.phase in (Phase.STARTING, Phase.BETWEEN) or view.countdown is not None
+                view.phase in (Phase.STARTING, Phase.BETWEEN, Phase.PAUSED)
+                or view.countdown is not None
                 or max(view.frozen_until, default=0) > now - 200)):
             self.show()
 
@@ -145,7 +149,7 @@ class GameScreen(Screen[None]):
             head.append(f"   {self.connection}", style="italic yellow")
         self.query_one("#head", Static).update(head)
         phase = view.phase if view is not None else Phase.WAITING
-        playing = phase in (Phase.STARTING, Phase.PLAYING)
+        playing = phase in (Phase.STARTING, Phase.PLAYING, Phase.PAUSED)
         self.board.display = playing
         panel = self.query_one("#panel", Static)
         panel.display = not playing
@@ -171,6 +175,10 @@ class GameScreen(Screen[None]):
     def _banner(self, view: TableView | None, now: int) -> Text:
         if view is None:
             return Text("")
+        if view.phase is Phase.PAUSED:
+            left = self.resume_at - time.monotonic()
+            key, s = ("resuming", f"{left:.1f}") if left > 0 else ("paused", "")
+            return Text(tr(key, self.lang, s=s), style="bold black on cyan")
         if view.phase is Phase.STARTING and view.starts_at is not None:
             left = max(0, view.starts_at - now) / 1000
             return Text(tr("starts_in", self.lang, s=f"{left:.1f}"), style="bold reverse")

@@ -25,7 +25,7 @@ from websockets.typing import Origin
 from zackzack.games import game
 from zackzack.games.base import Action, Rules, to_json
 from zackzack.server import protocol as p
-from zackzack.table import TableView
+from zackzack.table import Phase, TableView
 from zackzack.tui.codec import decode_event, decode_view
 from zackzack.tui.session import Listener, Seat
 from zackzack.tui.texts import tr
@@ -197,8 +197,11 @@ class RemoteSession:
         return self._view
 
     def now(self) -> int:
-        """The table time: the server's last ``now`` plus the time since it arrived."""
+        """The table time: the server's last ``now`` plus the time since it arrived (table
+        time stands still while the table is paused)."""
         now, at = self._clock
+        if self._view is not None and self._view.phase is Phase.PAUSED:
+            return now
         with contextlib.suppress(RuntimeError):
             return now + int((asyncio.get_running_loop().time() - at) * 1000)
         return now

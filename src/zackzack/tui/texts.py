@@ -49,6 +49,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "frozen_for": "❄ frozen {s} s",
         "starts_in": "Starting in {s} s – get ready!",
         "waiting": "Waiting for the start…",
+        "paused": "Paused – the match goes on when the players are back.",
+        "resuming": "Back – the match goes on in {s} s!",
         "free": "free",
         "move_to": "Move into place {n}: press the key of the card to move (Esc: cancel).",
         "watching": "You are watching.",
@@ -151,6 +153,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "frozen_for": "❄ gesperrt {s} s",
         "starts_in": "Start in {s} s – mach dich bereit!",
         "waiting": "Warten auf den Start…",
+        "paused": "Pause – es geht weiter, wenn alle zurück sind.",
+        "resuming": "Zurück – weiter in {s} s!",
         "free": "frei",
         "move_to": "Auf Platz {n} legen: Taste der Karte drücken, die dorthin soll "
                    "(Esc: abbrechen).",
