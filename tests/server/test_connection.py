@@ -1,4 +1,4 @@
-"""Connections: one that stops reading is cut off and holds up nobody; the real server."""
+"""Connections: one that stops reading holds up nobody and is resynced later; the real server."""
 
 from __future__ import annotations
 
@@ -28,12 +28,14 @@ from zackzack.table import Settings
 
 
 class FakeSocket:
-    """A websocket whose client sends what the test feeds and may never read (``stuck``)."""
+    """A websocket whose client sends what the test feeds and reads only while ``reading``."""
 
-    def __init__(self, *, stuck: bool = False) -> None:
+    def __init__(self, *, reading: bool = True) -> None:
         self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.sent: list[dict[str, Any]] = []
-        self.stuck = stuck
+        self.reading = asyncio.Event()
+        if reading:
+            self.reading.set()
         self.client_state = self.application_state = WebSocketState.CONNECTING
         self.closed_with: int | None = None
 
@@ -47,8 +49,7 @@ class FakeSocket:
         return message
 
     async def send_text(self, text: str) -> None:
-        if self.stuck:
-            await asyncio.Event().wait()  # the client's buffers are full: this never returns
+        await self.reading.wait()  # a client that does not read: its buffers are full
         self.sent.append(json.loads(text))
 
     async def close(self, code: int = 1000) -> None:
@@ -71,42 +72,66 @@ async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
         await asyncio.sleep(0.001)
 
 
-def test_a_client_that_stops_reading_is_closed_and_holds_up_nobody(store: Store) -> None:
+def test_a_client_that_stops_reading_holds_up_nobody_and_is_resynced(store: Store) -> None:
     run_async(a_client_stops_reading(store))
 
 
 async def a_client_stops_reading(store: Store) -> None:
-    """A watcher whose socket never takes a message, at a table where Anna draws 30 times."""
+    """Two watchers that never read, at a table where Anna draws 30 times: the table goes on;
+    one starts reading again and gets the whole table afresh, the other stays stuck and is
+    closed after ``stuck_seconds``."""
     loop = asyncio.get_running_loop()
     lobby = Lobby(clock=loop, store=store, bots=Bots(), settings=Settings())
     identities = Identities(store)
-    limits = Limits(backlog=8, rate=1e6, burst=10**6)
+    limits = Limits(backlog=8, rate=1e6, burst=10**6, stuck_seconds=1.0)
 
     def connect(socket: FakeSocket) -> tuple[Connection, asyncio.Task[None]]:
         connection = Connection(
             socket,  # type: ignore[arg-type]
-            lambda c: Session(lobby, identities, "http://test", c.send), limits, loop.time)
+            lambda c: Session(lobby, identities, "http://test", c.send), limits, loop,
+            before_send=lobby.journal.flush)
         return connection, asyncio.create_task(connection.serve())
 
-    player, reader = FakeSocket(), FakeSocket(stuck=True)
+    player, late, stuck = FakeSocket(), FakeSocket(reading=False), FakeSocket(reading=False)
     fast, fast_task = connect(player)
-    slow, slow_task = connect(reader)
+    slow, _ = connect(late)
+    dead, dead_task = connect(stuck)
     player.feed(type="hello", name="Anna")
     player.feed(type="create", game="unter-spannung",
                 seats=[{"kind": "open"}, {"kind": "bot", "bot": "beginner"}])
     await until(lambda: bool(player.of("table")))
     code = player.of("table")[0]["table"]["code"]
-    reader.feed(type="hello", name="Slow")
-    reader.feed(type="watch", code=code)
+    room = lobby.rooms[code]
+    for socket, name in ((late, "Late"), (stuck, "Stuck")):
+        socket.feed(type="hello", name=name)
+        socket.feed(type="watch", code=code)
     player.feed(type="start")
-    await until(lambda: lobby.rooms[code].watchers() == 1)
+    await until(lambda: room.watchers() == 2)
+    began = loop.time()
     for ref in range(30):
         player.feed(type="act", ref=ref, action={"type": "draw"})
     await until(lambda: len(player.of("ack")) == 30)
+    assert loop.time() - began < 0.5  # nobody waited for the readers that do not read
     assert all(ack["ok"] for ack in player.of("ack"))
-    await asyncio.wait_for(slow_task, 5)
-    assert slow.state is ConnectionState.CLOSED and reader.closed_with == TOO_SLOW
-    assert lobby.rooms[code].watchers() == 0 and fast.state is ConnectionState.OPEN
+    assert slow.state is ConnectionState.BEHIND and slow.dropped > 8
+    assert dead.state is ConnectionState.BEHIND and room.watchers() == 2
+    assert late.sent == [] and slow.outbox.qsize() <= 1
+
+    latest = player.of("events")[-1]
+    late.reading.set()  # the slow one reads again: the old message, then the table afresh
+    await until(lambda: bool(late.of("table")) and late.sent[-1]["type"] == "table")
+    assert slow.state is ConnectionState.OPEN
+    fresh = late.sent[-1]
+    assert fresh["table"]["code"] == code and fresh["view"]["seat"] is None
+    assert fresh["now"] >= latest["now"]  # the latest view, not one from before the drop
+    assert len(late.sent) == 2  # the message it was stuck on, then the table: no backlog
+    player.feed(type="act", ref=99, action={"type": "draw"})  # and it gets news again
+    await until(lambda: late.sent[-1]["type"] == "events")
+
+    await asyncio.wait_for(dead_task, 5)  # the stuck one is closed after stuck_seconds
+    assert dead.state is ConnectionState.CLOSED and stuck.closed_with == TOO_SLOW
+    assert room.watchers() == 1 and fast.state is ConnectionState.OPEN
+    assert room.table.phase.value == "playing"
     player.incoming.put_nowait({"type": "websocket.disconnect", "code": 1000})
     await asyncio.wait_for(fast_task, 5)
     assert fast.state is ConnectionState.CLOSED and player.closed_with is None

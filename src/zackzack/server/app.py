@@ -30,6 +30,7 @@ from zackzack.server.connection import Connection
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
+from zackzack.server.logs import event
 from zackzack.server.room import BotMaker
 from zackzack.server.session import Session
 from zackzack.store import Store, database_url
@@ -64,6 +65,7 @@ class Server:
     identities: Identities
     lobby: Lobby
     connections: set[Connection] = field(default_factory=set)
+    per_ip: dict[str, int] = field(default_factory=dict)
 
 
 def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -83,7 +85,16 @@ def own_origin(websocket: WebSocket) -> str:
 async def serve_websocket(websocket: WebSocket) -> None:
     """``/ws``: one connection, from hello to goodbye."""
     server: Server = websocket.app.state.server
+    limits = server.config.limits
+    ip = websocket.client.host if websocket.client else ""
+    peer = f"{ip}:{websocket.client.port}" if websocket.client else ""
     if not origin_allowed(websocket, server.config.allow_origins):
+        event("connection_refused", peer=peer, reason="origin",
+              origin=websocket.headers.get("origin", "")[:100])
+        await websocket.close(code=1008)
+        return
+    if 0 < limits.connections_per_ip <= server.per_ip.get(ip, 0):
+        event("connection_refused", peer=peer, reason="too_many_connections")
         await websocket.close(code=1008)
         return
     origin = own_origin(websocket)
@@ -92,12 +103,17 @@ async def serve_websocket(websocket: WebSocket) -> None:
     def session(connection: Connection) -> Session:
         return Session(server.lobby, server.identities, origin, connection.send)
 
-    connection = Connection(websocket, session, server.config.limits, loop.time)
+    connection = Connection(websocket, session, limits, loop,
+                            before_send=server.lobby.journal.flush, peer=peer)
     server.connections.add(connection)
+    server.per_ip[ip] = server.per_ip.get(ip, 0) + 1
     try:
         await connection.serve()
     finally:
         server.connections.discard(connection)
+        left = server.per_ip.pop(ip, 1) - 1
+        if left:
+            server.per_ip[ip] = left
 
 
 async def index(request: Request) -> Response:
@@ -117,7 +133,7 @@ async def _sweep(lobby: Lobby, every: float) -> None:
             log.exception("sweeping the lobby failed")
             continue
         if closed:
-            log.info("closed idle tables %s", ", ".join(closed))
+            event("tables_swept", codes=closed)
 
 
 def default_bots() -> BotMaker:
@@ -136,12 +152,10 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         own = store or Store(database_url(config.db))
         loop = asyncio.get_running_loop()
         lobby = Lobby(clock=loop, store=own, bots=bots or default_bots(),
-                      settings=config.settings, timing=config.timing)
-        app.state.server = Server(config, own, Identities(own), lobby)
-        unfinished = own.unfinished()
-        if unfinished:
-            log.warning("%d matches were still running when the server stopped; their logs "
-                        "are kept", len(unfinished))
+                      settings=config.settings, timing=config.timing, limits=config.limits)
+        identities = Identities(own, config.limits.connections_per_player)
+        app.state.server = Server(config, own, identities, lobby)
+        lobby.restore(identities.known)
         sweeper = asyncio.create_task(_sweep(lobby, config.timing.sweep_every))
         try:
             yield

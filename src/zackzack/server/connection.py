@@ -1,7 +1,11 @@
 """One websocket: a bounded outbox, a reader with a rate limit, and a clean end.
 
-The table and the other clients never wait for a client: messages go into a bounded outbox,
-and a client that lets it fill up is closed (it comes back and gets the whole table again).
+The table and the other clients never wait for a client: messages go into a bounded outbox.
+When a client lets it overflow, the backlog is dropped and nothing more is queued for it;
+as soon as its socket takes data again it gets the whole place it shows afresh (a ``table``
+or ``lobby`` message). A client that stays stuck for ``Limits.stuck_seconds`` is closed.
+Before anything is written to the socket, pending storage is committed (``before_send``):
+a client never hears of an action that a crash could lose.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from zackzack.clock import Clock, Timer
 from zackzack.server.limits import Limits, TokenBucket
+from zackzack.server.logs import event
 from zackzack.server.protocol import MAX_MESSAGE_CHARS, Error, ref_of
 from zackzack.server.session import Session
 
@@ -29,8 +35,10 @@ class ConnectionState(enum.Enum):
 
     OPEN = "open"
     """Reading and writing."""
+    BEHIND = "behind"
+    """The client stopped reading: its backlog was dropped; it is resynced when it reads."""
     CLOSING = "closing"
-    """The server decided to close it (too slow, too many refused messages)."""
+    """The server decided to close it (stuck, too many refused messages)."""
     CLOSED = "closed"
 
 
@@ -38,29 +46,47 @@ class Connection:
     """Moves text between one websocket and its session."""
 
     def __init__(self, websocket: WebSocket, make_session: Callable[[Connection], Session],
-                 limits: Limits, time: Callable[[], float]) -> None:
+                 limits: Limits, clock: Clock,
+                 before_send: Callable[[], object] = lambda: None, peer: str = "") -> None:
         self.websocket = websocket
         self.limits = limits
+        self.clock = clock
+        self.before_send = before_send
+        self.peer = peer
         self.state = ConnectionState.OPEN
         self.close_code = 1000
         self.outbox: asyncio.Queue[str] = asyncio.Queue(limits.backlog)
-        self.bucket = TokenBucket(limits.rate, limits.burst, time)
+        self.bucket = TokenBucket(limits.rate, limits.burst, clock.time)
         self.refused = 0
+        self.dropped = 0
         self.session = make_session(self)
         self._writer: asyncio.Task[None] | None = None
+        self._stuck: Timer | None = None
 
     def send(self, text: str) -> None:
-        """Queue ``text`` for the client; a full outbox closes the connection (too slow)."""
+        """Queue ``text`` for the client; a full outbox drops the backlog (resync later)."""
         if self.state is not ConnectionState.OPEN:
             return
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:
-            self.close(TOO_SLOW)
+            self._fall_behind()
+
+    def _fall_behind(self) -> None:
+        self.dropped += self.outbox.qsize() + 1
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait("")  # wakes a writer that waits for the queue: resync now
+        self.state = ConnectionState.BEHIND
+        deadline = self.clock.time() + self.limits.stuck_seconds
+        self._stuck = self.clock.call_at(deadline, lambda: self.close(TOO_SLOW))
+        event("client_behind", peer=self.peer, dropped=self.dropped)
 
     def close(self, code: int) -> None:
         """Close soon with ``code``; nothing more is sent or read."""
-        if self.state is ConnectionState.OPEN:
+        if self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):
+            if code == TOO_SLOW:
+                event("client_closed", peer=self.peer, reason="stuck", code=code)
             self.state = ConnectionState.CLOSING
             self.close_code = code
             if self._writer is not None:
@@ -80,6 +106,8 @@ class Connection:
         finally:
             for task in (reader, self._writer):
                 task.cancel()
+            if self._stuck is not None:
+                self._stuck.cancel()
             self.session.close()
             self.state = ConnectionState.CLOSED
             if self.websocket.client_state is WebSocketState.CONNECTED \
@@ -88,7 +116,7 @@ class Connection:
                     await asyncio.wait_for(self.websocket.close(self.close_code), 2.0)
 
     async def _read(self) -> None:
-        while self.state is ConnectionState.OPEN:
+        while self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
@@ -97,7 +125,10 @@ class Connection:
                 text = message.get("bytes") or b""
             if not self.bucket.take():
                 self.refused += 1
+                if self.refused == 1:
+                    event("client_throttled", peer=self.peer)
                 if self.refused >= self.limits.refused_to_close:
+                    event("client_closed", peer=self.peer, reason="flood", code=TOO_MANY)
                     self.close(TOO_MANY)
                     return
                 ref = ref_of(text) if isinstance(text, str) and len(text) <= MAX_MESSAGE_CHARS \
@@ -112,7 +143,24 @@ class Connection:
     async def _write(self) -> None:
         try:
             while True:
-                text = await self.outbox.get()
+                if self.state is ConnectionState.BEHIND and self.outbox.empty():
+                    self._catch_up()
+                    text = self.session.snapshot()
+                    if text is None:
+                        continue
+                else:
+                    text = await self.outbox.get()
+                    if not text:
+                        continue
+                self.before_send()
                 await self.websocket.send_text(text)
         except (OSError, RuntimeError, WebSocketDisconnect):  # the client went away mid-send
             return
+
+    def _catch_up(self) -> None:
+        """The socket took data again: queue normally from now on (the snapshot comes first)."""
+        self.state = ConnectionState.OPEN
+        if self._stuck is not None:
+            self._stuck.cancel()
+            self._stuck = None
+        event("client_resynced", peer=self.peer, dropped=self.dropped)

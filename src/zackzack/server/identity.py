@@ -11,7 +11,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from zackzack.server.protocol import NAME_CHARS, clean_text
+from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
 from zackzack.store import PlayerRecord, Store
 
 
@@ -31,14 +31,20 @@ def token_hash(token: str) -> str:
 class Identities:
     """The players, cached while the server runs; a token is ``<public id>.<secret>``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, connections_per_player: int = 0) -> None:
         self.store = store
+        self.connections_per_player = connections_per_player
+        self.online: dict[Player, int] = {}
         self._players: dict[str, tuple[Player, str]] = {}
 
     def hello(self, token: str | None, name: str) -> tuple[Player, str]:
-        """The player with ``token`` (a new one if unknown or ``None``) and their token."""
+        """The player with ``token`` (a new one if unknown or ``None``) and their token; the
+        player counts as online (once more) until :meth:`gone`."""
         name = clean_text(name, NAME_CHARS, "a name")
         player = self._find(token) if token else None
+        if player is not None and 0 < self.connections_per_player <= self.online.get(player, 0):
+            raise ProtocolError("too_many_connections", f"you are connected "
+                                f"{self.connections_per_player} times already; close one")
         if player is None or token is None:
             record = PlayerRecord("p_" + secrets.token_urlsafe(6),
                                   name or f"Gast {secrets.randbelow(9000) + 1000}")
@@ -49,17 +55,29 @@ class Identities:
         elif name and name != player.name:
             self.store.rename_player(player.id, name)
             player.name = name
+        self.online[player] = self.online.get(player, 0) + 1
         return player, token
 
-    def _find(self, token: str) -> Player | None:
-        """The token's player: looked up by the public part, proved by the secret one."""
-        player_id = token.partition(".")[0]
-        known = self._players.get(player_id)
-        if known is None:
+    def gone(self, player: Player) -> None:
+        """One connection of ``player`` closed."""
+        left = self.online.pop(player, 1) - 1
+        if left:
+            self.online[player] = left
+
+    def known(self, player_id: str) -> Player | None:
+        """The player with public id ``player_id``, if the store knows them."""
+        if player_id not in self._players:
             found = self.store.find_player(player_id)
             if found is None:
                 return None
             record, digest = found
-            known = self._players[player_id] = (Player(record.id, record.name), digest)
-        player, digest = known
+            self._players[player_id] = (Player(record.id, record.name), digest)
+        return self._players[player_id][0]
+
+    def _find(self, token: str) -> Player | None:
+        """The token's player: looked up by the public part, proved by the secret one."""
+        player_id = token.partition(".")[0]
+        if self.known(player_id) is None:
+            return None
+        player, digest = self._players[player_id]
         return player if hmac.compare_digest(digest, token_hash(token)) else None

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from zackzack.clock import Clock, Timer
 from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
+from zackzack.matchlog import restore
 from zackzack.server.identity import Player
+from zackzack.server.journal import Journal
+from zackzack.server.limits import Limits
+from zackzack.server.logs import event
 from zackzack.server.protocol import (
     TITLE_CHARS,
     Create,
@@ -20,11 +26,16 @@ from zackzack.server.protocol import (
     encode,
 )
 from zackzack.server.room import BotMaker, Room, Seat, SeatKind, Viewer
-from zackzack.store import Store
-from zackzack.table import LIVE, Phase, Settings
+from zackzack.store import Status, Store
+from zackzack.table import LIVE, Phase, Settings, Table
+
+log = logging.getLogger(__name__)
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+"""A public table's code: short enough to type (it is listed in the lobby anyway)."""
+PRIVATE_CODE_LENGTH = 12
+"""A private table's code: only its link lets anyone in (31¹² ≈ 8·10¹⁷ codes to guess from)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +52,20 @@ class Timing:
     """How often the lobby looks for rooms to close."""
 
 
-def new_code() -> str:
-    """A table code: six letters and digits that cannot be mistaken for each other."""
-    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+def new_code(length: int = CODE_LENGTH) -> str:
+    """A table code: letters and digits that cannot be mistaken for each other."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(length))
 
 
 class Lobby:
     """All live rooms; connections that look at the lobby get its list after every change."""
 
     def __init__(self, *, clock: Clock, store: Store, bots: BotMaker,
-                 settings: Settings = LIVE, timing: Timing = Timing()) -> None:
+                 settings: Settings = LIVE, timing: Timing = Timing(),
+                 limits: Limits = Limits()) -> None:
         self.clock, self.store, self.bots = clock, store, bots
-        self.settings, self.timing = settings, timing
+        self.settings, self.timing, self.limits = settings, timing, limits
+        self.journal = Journal(store, clock)
         self.rooms: dict[str, Room] = {}
         self.subscribers: dict[Viewer, None] = {}
         self._flush: Timer | None = None
@@ -101,8 +114,20 @@ class Lobby:
                 for room in self.rooms.values()
                 if (seat := room.seat_of(player)) is not None]
 
+    def subscribed(self, viewer: Viewer) -> bool:
+        """Whether ``viewer`` gets the list."""
+        return viewer in self.subscribers
+
+    def _check_quota(self, player: Player) -> None:
+        mine = sum(room.creator is player and room.phase is not Phase.OVER
+                   for room in self.rooms.values())
+        if mine >= self.limits.tables_per_player:
+            raise ProtocolError("too_many_tables", f"you have {mine} unfinished tables; finish "
+                                "or leave one first")
+
     def create(self, viewer: Viewer, request: Create) -> Room:
         """A new room as ``request`` says; ``viewer`` takes its first open seat and looks at it."""
+        self._check_quota(viewer.player)
         rules = GAMES.get(request.game)
         if rules is None:
             raise ProtocolError("no_such_game", f"there is no game {request.game!r}; choose one"
@@ -144,15 +169,56 @@ class Lobby:
 
     def _open(self, game: str, options: object, seats: list[Seat], creator: Player,
               title: str, private: bool) -> Room:
-        code = new_code()
+        length = PRIVATE_CODE_LENGTH if private else CODE_LENGTH
+        code = new_code(length)
         while code in self.rooms:
-            code = new_code()
+            code = new_code(length)
+        room = self._room(code, game, options, seats, creator, title, private)
+        event("table_created", code=code, game=game, private=private, creator=creator.id,
+              seats=[seat.kind.value for seat in seats])
+        return room
+
+    def _room(self, code: str, game: str, options: object, seats: list[Seat], creator: Player,
+              title: str, private: bool, table: Table | None = None) -> Room:
         room = Room(code=code, rules=GAMES[game], options=options, seats=seats, creator=creator,
                     title=title, private=private, clock=self.clock, settings=self.settings,
-                    store=self.store, bots=self.bots, on_change=self._changed)
+                    store=self.store, journal=self.journal, bots=self.bots,
+                    on_change=self._changed, table=table)
         self.rooms[code] = room
         self._changed(room)
         return room
+
+    def restore(self, player: Callable[[str], Player | None]) -> list[str]:
+        """Rebuild every match the store has as playing (the server stopped or crashed):
+        each table paused where its log ends, resumed when one of its people comes back.
+        ``player`` finds a seated person by public id; returns the codes of the tables."""
+        codes = []
+        for match_id in self.store.unfinished():
+            try:
+                codes.append(self._restore(match_id, player))
+            except Exception:  # one broken log must not keep the server from starting
+                log.exception("restoring match %s failed; it is stored as abandoned", match_id)
+                self.store.finish_match(match_id, Status.ABANDONED, 0, None)
+        return codes
+
+    def _restore(self, match_id: str, player: Callable[[str], Player | None]) -> str:
+        record = self.store.match(match_id, finished=False)
+        match_log = self.store.log(match_id, finished=False)
+        if record is None or match_log is None or record.code in self.rooms:
+            raise ValueError(f"match {match_id} cannot be restored")
+        seats = []
+        for seat in record.seats:
+            person = player(seat.player) if seat.player is not None else None
+            if seat.player is not None and person is None:
+                raise ValueError(f"match {match_id}: unknown player {seat.player}")
+            seats.append(Seat(SeatKind.HUMAN, person, ready=True) if person is not None
+                         else Seat(SeatKind.BOT, bot=seat.bot or "normal"))
+        creator = next((s.player for s in seats if s.player is not None), Player("", ""))
+        table = restore(match_log, self.clock)
+        room = self._room(record.code, record.game, match_log.options, seats, creator,
+                          record.title, record.private, table)
+        room.restored(match_id, len(match_log.actions), len(record.rounds))
+        return room.code
 
     def rematch(self, viewer: Viewer, old: Room) -> Room:
         """The rematch of ``old`` (made on the first request): same seats, options, privacy."""
@@ -162,6 +228,7 @@ class Lobby:
             raise ProtocolError("not_over", "the match is not over yet")
         room = self.rooms.get(old.rematch) if old.rematch is not None else None
         if room is None:
+            self._check_quota(viewer.player)
             seats = [Seat(s.kind, s.player, s.bot) for s in old.seats]
             room = self._open(old.rules.INFO.name, old.options, seats, viewer.player, old.title,
                               old.private)
@@ -178,6 +245,7 @@ class Lobby:
     def close(self, room: Room) -> None:
         """Close ``room`` and forget it."""
         room.close()
+        event("table_closed", code=room.code, phase=room.phase.value)
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             self._changed(room)
@@ -193,6 +261,8 @@ class Lobby:
         return [room.code for room in gone]
 
     def shutdown(self) -> None:
-        """The server stops: bots stop; running matches stay ``playing`` in the store."""
+        """The server stops: bots stop, the journal is committed; running matches stay
+        ``playing`` in the store (the next start restores them)."""
         for room in self.rooms.values():
             room.stop_bots()
+        self.journal.flush()

@@ -17,6 +17,7 @@ zackzack.server.protocol.ProtocolError: unknown_type: unknown message type 'danc
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -66,6 +67,8 @@ ERRORS: dict[str, str] = {
     "not_creator": "only the table's creator may do this",
     "not_ready": "some seats are open or some people are not ready",
     "not_over": "the match is not over yet",
+    "too_many_tables": "this player has too many unfinished tables (Limits.tables_per_player)",
+    "too_many_connections": "this player is connected too often (Limits.connections_per_player)",
     "internal": "the server failed; the table is unchanged",
 }
 """Every ``error`` code; ``ack`` codes are these or the game's refusals (games/errors.py)."""
@@ -320,6 +323,9 @@ def decode(text: str | bytes) -> ClientMessage:
 def clean_text(text: str, limit: int, what: str) -> str:
     """``text`` with its spaces tidied, if it is printable and at most ``limit`` characters.
 
+    Control, format (bidi overrides, zero-width), private-use and unassigned characters are
+    refused, and so are more than two combining marks on one letter.
+
     >>> clean_text("  Anna   B ", 24, "a name")
     'Anna B'
     >>> clean_text("A\\x00", 24, "a name")
@@ -327,10 +333,20 @@ def clean_text(text: str, limit: int, what: str) -> str:
     ...
     zackzack.server.protocol.ProtocolError: bad_field: a name is up to 24 printable characters
     """
-    text = " ".join(text.split())
-    if len(text) > limit or not text.isprintable():
+    text = unicodedata.normalize("NFC", " ".join(text.split()))
+    if len(text) > limit or not text.isprintable() or _piled_marks(text):
         raise ProtocolError("bad_field", f"{what} is up to {limit} printable characters")
     return text
+
+
+def _piled_marks(text: str, most: int = 2) -> bool:
+    """Whether more than ``most`` combining marks sit on one character ("Zalgo" text)."""
+    run = 0
+    for char in text:
+        run = run + 1 if unicodedata.combining(char) else 0
+        if run > most:
+            return True
+    return False
 
 
 def _invalid(text: str, problem: str) -> ProtocolError:

@@ -19,6 +19,8 @@ from zackzack.clock import Clock
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction
 from zackzack.server.identity import Player
+from zackzack.server.journal import Journal
+from zackzack.server.logs import event
 from zackzack.server.protocol import (
     Ack,
     Events,
@@ -96,13 +98,16 @@ class Room:
 
     def __init__(self, *, code: str, rules: Rules, options: Any, seats: list[Seat],
                  creator: Player, title: str, private: bool, clock: Clock, settings: Settings,
-                 store: Store, bots: BotMaker, on_change: Callable[[Room], object]) -> None:
+                 store: Store, journal: Journal, bots: BotMaker,
+                 on_change: Callable[[Room], object], table: Table | None = None) -> None:
         self.code, self.rules, self.options, self.title = code, rules, options, title
         self.seats, self.creator, self.private, self.clock = seats, creator, private, clock
-        self.store, self.bots, self.on_change = store, bots, on_change
-        self.table = Table(rules, options, clock=clock, seed=secrets.randbits(63),
-                           settings=settings, on_result=self._on_result,
-                           on_entry=self._on_entry)
+        self.store, self.journal, self.bots, self.on_change = store, journal, bots, on_change
+        if table is None:
+            table = Table(rules, options, clock=clock, seed=secrets.randbits(63),
+                          settings=settings)
+        self.table = table
+        table.on_result, table.on_entry = self._on_result, self._on_entry
         for seat in (*range(len(seats)), None):
             self.table.subscribe(seat, partial(self._on_events, seat))
         self.viewers: dict[Viewer, None] = {}
@@ -111,7 +116,7 @@ class Room:
         self.closed = False
         self.idle_since: float | None = clock.time()
         self.over_since: float | None = None
-        self._entries = 0
+        self.entries = 0
         self._bots: list[Stoppable] = []
 
     # Looking -----------------------------------------------------------------------------
@@ -264,10 +269,7 @@ class Room:
             self.changed()
             raise ProtocolError("not_ready", "seats " + ", ".join(map(str, waiting))
                                 + " are open or not ready")
-        for index, seat in enumerate(self.seats):
-            if seat.bot is not None:
-                rng = random.Random(secrets.randbits(64))
-                self._bots.append(self.bots.make(self.table, index, seat.bot, rng))
+        self.start_bots()
         at = self.table.time_ms()
         self.match_id = secrets.token_urlsafe(8)
         self.store.begin_match(MatchStart(
@@ -277,7 +279,33 @@ class Room:
             deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
             start_ms=at))
         self.table.start(at=at)
+        event("match_started", code=self.code, match=self.match_id, game=self.rules.INFO.name)
         self.changed()
+
+    def start_bots(self) -> None:
+        """Seat the bots: from now on they play (and rest while the table is paused)."""
+        for index, seat in enumerate(self.seats):
+            if seat.bot is not None:
+                rng = random.Random(secrets.randbits(64))
+                self._bots.append(self.bots.make(self.table, index, seat.bot, rng))
+
+    def restored(self, match_id: str, entries: int, stored: int) -> None:
+        """The room was rebuilt from the log of ``match_id`` (``entries`` actions, ``stored``
+        round results)."""
+        self.match_id, self.entries = match_id, entries
+        self.start_bots()
+        for number, result in enumerate(self.table.match.results, start=1):
+            if number > stored:  # the crash came between the round's last action and its result
+                final = self.table.match.result if number == len(self.table.match.results) \
+                    else None
+                self._on_result(self.table, result, final)
+        if self.phase is Phase.OVER:
+            self.over_since = self.clock.time()
+            self.stop_bots()
+        elif not any(seat.player for seat in self.seats):
+            self.table.resume(RESUME_MS)  # bots only: they go on by themselves
+        event("table_restored", code=self.code, match=match_id, actions=entries,
+              phase=self.phase.value)
 
     def seat_records(self) -> tuple[SeatRecord, ...]:
         """Who sits where, for the store."""
@@ -304,23 +332,26 @@ class Room:
         return Ack(ref=ref, ok=True)
 
     def _on_entry(self, entry: Entry) -> None:
-        """Every action that reaches the table is stored at once (a later restore replays it)."""
+        """Every action that reaches the table is journaled (a later restore replays it)."""
         if self.match_id is None or self.closed:
             return
-        self.store.append_action(self.match_id, self._entries, entry.t, entry.seat,
-                                 to_json(entry.action))
-        self._entries += 1
+        self.journal.append(self.match_id, self.entries, entry.t, entry.seat,
+                            to_json(entry.action))
+        self.entries += 1
 
     def _on_result(self, table: Table, result: RoundResult, final: MatchResult | None) -> None:
         """Store a round's (and the match's) result before the table tells anyone."""
         if self.match_id is None or self.closed:
             return
+        self.journal.flush()  # the actions first: a stored result always has its whole log
         totals = [sum(scores) for scores in zip(*(r.scores for r in table.match.results),
                                                 strict=True)]
         self.store.record_round(self.match_id, RoundRecord(
             result.number, result.winner, result.reason, result.scores, tuple(totals)))
         if final is not None:
             self.store.finish_match(self.match_id, Status.OVER, table.now, to_json(final))
+            event("match_stored", code=self.code, match=self.match_id, status="over",
+                  actions=self.entries, rounds=len(table.match.results))
 
     def _on_events(self, seat: int | None, events: list[Event]) -> None:
         """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
@@ -364,7 +395,10 @@ class Room:
             return
         self.stop_bots()
         if self.match_id is not None and self.phase is not Phase.OVER:
+            self.journal.flush()
             self.store.finish_match(self.match_id, Status.ABANDONED, self.table.time_ms(), None)
+            event("match_stored", code=self.code, match=self.match_id, status="abandoned",
+                  actions=self.entries, rounds=len(self.table.match.results))
         self.closed = True
         for viewer in list(self.viewers):
             viewer.moved_out(self)

@@ -76,6 +76,14 @@ class Session:
         """Send ``message`` to the client."""
         self.send(encode(message))
 
+    def snapshot(self) -> str | None:
+        """The whole place this connection shows, afresh (after its backlog was dropped)."""
+        if self.room is not None:
+            return encode(self.room.state_for(self))
+        if self.lobby.subscribed(self):
+            return encode(self.lobby.listing())
+        return None
+
     def moved_out(self, room: Room) -> None:
         """``room`` closed under this connection."""
         if self.room is room:
@@ -179,4 +187,6 @@ class Session:
         if self.room is not None:
             self.room.detach(self)
             self.room = None
+        if self._player is not None:
+            self.identities.gone(self._player)
         self.state = SessionState.CLOSED

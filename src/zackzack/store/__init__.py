@@ -4,6 +4,7 @@ SQLite (WAL mode) by default, any SQLAlchemy URL (PostgreSQL) when one is given.
 """
 
 from zackzack.store.db import (
+    ActionRow,
     MatchRecord,
     MatchStart,
     PlayerRecord,
@@ -14,5 +15,5 @@ from zackzack.store.db import (
     database_url,
 )
 
-__all__ = ["MatchRecord", "MatchStart", "PlayerRecord", "RoundRecord", "SeatRecord", "Status",
-           "Store", "database_url"]
+__all__ = ["ActionRow", "MatchRecord", "MatchStart", "PlayerRecord", "RoundRecord", "SeatRecord",
+           "Status", "Store", "database_url"]

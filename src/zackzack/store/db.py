@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import platformdirs
 from sqlalchemy import (
@@ -35,6 +35,16 @@ from sqlalchemy.engine import make_url
 
 from zackzack.matchlog import FORMAT, VERSION, MatchLog, parse_log
 from zackzack.store.schema import actions, match_players, matches, metadata, players, rounds
+
+
+class ActionRow(NamedTuple):
+    """One stored action: number ``n`` of match ``match_id``, at table time ``t``."""
+
+    match_id: str
+    n: int
+    t: int
+    seat: int
+    action: dict[str, Any]
 
 
 class Status(enum.Enum):
@@ -223,11 +233,16 @@ class Store:
                   for s in start.seats if s.player is not None]
         self._write(row, *([insert(match_players).values(people)] if people else []))
 
+    def append_actions(self, rows: Sequence[ActionRow]) -> None:
+        """Store actions (``match_id``, ``n``, ``t``, ``seat``, ``action``) in one transaction."""
+        if rows:
+            with self._writer.begin():
+                self._writer.execute(insert(actions), [row._asdict() for row in rows])
+
     def append_action(self, match_id: str, n: int, t: int, seat: int,
                       action: dict[str, Any]) -> None:
         """Action number ``n`` reached the table at table time ``t`` (committed at once)."""
-        self._write(insert(actions).values(match_id=match_id, n=n, t=t, seat=seat,
-                                           action=action))
+        self.append_actions([ActionRow(match_id, n, t, seat, action)])
 
     def record_round(self, match_id: str, record: RoundRecord) -> None:
         """A round ended (committed before anyone is told)."""

@@ -1,0 +1,63 @@
+"""Structured logs: one JSON line per event that matters (never a token, never a hand).
+
+>>> import io, logging
+>>> stream = io.StringIO()
+>>> handler = json_handler(stream)
+>>> EVENTS.addHandler(handler)
+>>> event("table_created", code="K7M2QX", game="schnelllauf")
+>>> EVENTS.removeHandler(handler)
+>>> line = json.loads(stream.getvalue())
+>>> line["event"], line["code"], line["game"]
+('table_created', 'K7M2QX', 'schnelllauf')
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime
+from typing import IO, Any
+
+EVENTS = logging.getLogger("zackzack.events")
+EVENTS.setLevel(logging.INFO)
+
+
+def event(name: str, **fields: Any) -> None:
+    """Log the event ``name`` with ``fields`` (plain JSON values) as one line."""
+    if EVENTS.isEnabledFor(logging.INFO):
+        EVENTS.info(name, extra={"fields": fields})
+
+
+class JsonLines(logging.Formatter):
+    """Each record as one JSON object: time, level, event (or message) and its fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as a JSON line."""
+        data: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+        }
+        if record.name == EVENTS.name:
+            data["event"] = record.getMessage()
+            data.update(getattr(record, "fields", {}))
+        else:
+            data["logger"], data["message"] = record.name, record.getMessage()
+            if record.exc_info:
+                data["error"] = self.formatException(record.exc_info)
+        return json.dumps(data, ensure_ascii=False, default=str)
+
+
+def json_handler(stream: IO[str] | None = None) -> logging.Handler:
+    """A handler writing JSON lines to ``stream`` (standard error by default)."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonLines())
+    return handler
+
+
+def setup(stream: IO[str] | None = None) -> None:
+    """Send the server's own logs (``zackzack.*``) as JSON lines to ``stream``, once."""
+    root = logging.getLogger("zackzack")
+    if not any(isinstance(h.formatter, JsonLines) for h in root.handlers):
+        root.addHandler(json_handler(stream))
+        root.setLevel(logging.INFO)
+        root.propagate = False
