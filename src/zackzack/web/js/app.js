@@ -158,6 +158,8 @@ window.addEventListener("popstate", () => route());
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.target.closest?.("input, select, textarea")) return;
+  // A focused button or link does its own thing on Enter and Space (never twice).
+  if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a, summary")) return;
   if ($("#help").open) return;
   if (e.key === "?") {
     e.preventDefault();

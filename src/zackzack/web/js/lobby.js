@@ -250,6 +250,12 @@ export function mount(root, app) {
       return row;
     }));
 
+    function titleInput() {
+      const input = h("input", { name: "title", maxlength: "40", value: draft.title, placeholder: t("optional") });
+      input.addEventListener("change", () => { draft.title = input.value; saveDraft(); });
+      return input;
+    }
+
     function handicaps(i) {
       const piles = h("input", { type: "checkbox", name: `seat-${i}-piles`, checked: draft.pile_size[i] === 4 });
       piles.addEventListener("change", () => { draft.pile_size[i] = piles.checked ? 4 : 3; saveDraft(); });
@@ -282,7 +288,8 @@ export function mount(root, app) {
         h("div", { class: "options" },
           field(t("penalty_ms"), number("penalty_ms", 0, 10000, 100)),
           field(t("countdown_ms"), number("countdown_ms", 0, 10000, 100)),
-          sl ? field(t("rounds"), number("max_rounds", 1, 1000, 1)) : null,
+          sl ? field(t("max_rounds"), number("max_rounds", 1, 1000, 1)) : null,
+          field(t("table_title"), titleInput()),
           check("private", t("private_table")))),
       h("button", { class: "btn btn-gold btn-big", type: "submit", id: "create" }, t("create")));
     return form;
