@@ -31,6 +31,8 @@ export class SchnelllaufBoard {
         this.callEl = h("div", { class: "call small", "aria-live": "polite" })),
       this.sides[1].el);
     this.sides[1].el.append(this.freeze = freezeOverlay());
+    this.moveHint = h("span", { class: "key-hint move-hint" }, h("kbd", {}, "M"), " ", t("move_hint"));
+    this.sides[1].el.querySelector(".side-info").append(this.moveHint);
     root.replaceChildren(this.el);
     this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
   }
@@ -126,6 +128,9 @@ export class SchnelllaufBoard {
       p.el.dataset.stands = JSON.stringify(state.stands[i]);
     });
     if (this.selected !== null && !state.layouts[this.seats()[1]][this.selected][0]) this.select(null);
+    const mine = state.layouts[this.seats()[1]];
+    this.moveHint.hidden = this.ctx.me() === null
+      || !(mine.some(([card]) => !card) && mine.some(([card, under]) => card && under));
     this.animate(events, before);
     this.tick();
   }
