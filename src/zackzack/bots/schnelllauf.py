@@ -33,8 +33,6 @@ _MOVE, _JOKER = 5.0, -100.0
 _Reach = frozenset[int]
 _reach_cache: dict[tuple[frozenset[int] | None, bool], _Reach] = {}
 _SINGLE = tuple(frozenset({rank}) for rank in range(14))
-_EMPTY = (None, 0)
-"""An empty place as the view shows it."""
 
 
 def reach(stands: frozenset[int] | None, wrap: bool) -> _Reach:
@@ -74,8 +72,12 @@ class Brain:
 
     def work(self, view: sl.View) -> float:
         """Face-up cards to compare with each started pile, scaled by :data:`EFFORT`."""
-        cards = sl.PLACES - view.layouts[self.seat].count(_EMPTY)
-        return cards * (2 - view.tops.count(None)) * EFFORT
+        cards = 0
+        for card, _ in view.layouts[self.seat]:
+            if card is not None:
+                cards += 1
+        top0, top1 = view.tops
+        return cards * ((top0 is not None) + (top1 is not None)) * EFFORT
 
     def choose(self, view: sl.View, busy: tuple[Action, ...] = ()) -> Action | None:
         """The action to take now, or ``None`` to wait for a change.
