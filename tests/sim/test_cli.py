@@ -69,6 +69,8 @@ def test_the_same_seed_gives_the_same_figures(tmp_path: Path) -> None:
     (["schnelllauf", "--jokers", "9"], "jokers"),
     (["schnelllauf", "--plot", "/no/such/dir/x.png"], "no such directory"),
     (["schnelllauf", "--plot", "x.txt"], ".png"),
+    (["schnelllauf", "--json", "."], "it is a directory"),
+    (["unter-spannung", "--matches", "100000001"], "1 to 100000000"),
 ])
 def test_bad_arguments_get_a_clear_message_and_exit_2(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -148,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.json, args.plot):
         if path and not Path(path).resolve().parent.is_dir():
             raise ValueError(f"cannot write {path}: no such directory")
+        if path and Path(path).is_dir():
+            raise ValueError(f"cannot write {path}: it is a directory")
     if args.plot and not args.plot.lower().endswith((".png", ".svg", ".pdf")):
         raise ValueError("--plot FILE must end in .png, .svg or .pdf")
     started = time.perf_counter()
@@ -161,13 +163,16 @@ def run(args: argparse.Namespace) -> int:
     if not console.is_terminal:
         console.width = 110  # a file or pipe: room for the whole table
     console.print(render(summary))
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
-                                   encoding="utf-8")
-    if args.plot:
-        from zackzack.sim.plot import plot  # matplotlib only when asked for
+    try:
+        if args.json:
+            Path(args.json).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
+                                       encoding="utf-8")
+        if args.plot:
+            from zackzack.sim.plot import plot  # matplotlib only when asked for
 
-        plot(summary, records, args.plot)
+            plot(summary, records, args.plot)
+    except OSError as error:
+        raise ValueError(f"cannot write {error.filename}: {error.strerror}") from None
     return 0
 
 
