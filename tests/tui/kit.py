@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from zackzack.bots import Bot
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, Rules
-from zackzack.table import Settings, Table, TableView
+from zackzack.table import Phase, Settings, Table, TableView
+from zackzack.tui.board import REACTION_S
 from zackzack.tui.keys import HAND_KEYS, PLACE_KEYS
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.session import Listener, Seat
@@ -115,22 +117,78 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float
         await pilot.pause(0.02)
 
 
-def us_key(view: TableView | None) -> str | None:
-    """The key a quick player presses: a card that fits the top as shown, else Space."""
+class Eyes:
+    """A quick player's eyes: another seat's card takes ``REACTION_S`` to see, one's own none.
+
+    The board names the pile version a key aimed at by the same rule; a pilot faster than
+    that would aim at cards no person could have seen yet.
+    """
+
+    def __init__(self) -> None:
+        self.versions: tuple[int, ...] = ()
+        self.since = 0.0
+
+    def ready(self, view: TableView | None) -> bool:
+        """Whether the piles of ``view`` have been on screen long enough to be seen."""
+        versions = versions_of(view)
+        now = time.monotonic()
+        if versions != self.versions:
+            self.versions, self.since = versions, now
+        return now - self.since >= REACTION_S
+
+    def own(self, view: TableView | None) -> None:
+        """The piles of ``view`` changed by one's own hand: seen at once."""
+        self.versions, self.since = versions_of(view), time.monotonic() - REACTION_S
+
+
+def versions_of(view: TableView | None) -> tuple[int, ...]:
+    """The pile versions of ``view``."""
     if view is None or view.state is None:
-        return None
+        return ()
+    versions = getattr(view.state, "versions", None)
+    return tuple(versions) if versions is not None else (view.state.version,)
+
+
+async def play_out(pilot: Pilot[Any], view: Callable[[], TableView | None],
+                   keys: Callable[[TableView], list[str]],
+                   before: Callable[[int], Awaitable[object]] | None = None,
+                   limit: int = 1500) -> int:
+    """Press the keys a quick player would until the match is over; how many presses.
+
+    ``keys(view)`` names the keys for what is on screen (none: wait); ``before(n)`` runs
+    before the ``n``-th press (a screenshot, say).
+    """
+    eyes, presses = Eyes(), 0
+    for _ in range(limit):
+        now = view()
+        if now is not None and now.phase is Phase.OVER:
+            return presses
+        chosen = keys(now) if now is not None and now.phase is Phase.PLAYING else []
+        seen = eyes.ready(now)
+        if not chosen or (chosen != ["space"] and not seen):
+            await pilot.pause(0.05)
+            continue
+        if before is not None:
+            await before(presses)
+        await pilot.press(*chosen)
+        presses += 1
+        if chosen != ["space"]:
+            eyes.own(view())
+    raise AssertionError("the match did not end")
+
+
+def us_keys(view: TableView) -> list[str]:
+    """The key a quick player presses: a card that fits the top as shown, else Space."""
     state: us.View = view.state
     assert view.seat is not None
     for index, card in enumerate(sorted(state.hand)):
         if us.fits(card, state.top) and index < len(HAND_KEYS):
-            return HAND_KEYS[index]
-    return "space" if state.draw_counts[view.seat] else None
+            return [HAND_KEYS[index]]
+    return ["space"] if state.draw_counts[view.seat] else []
 
 
-def sl_keys(view: TableView | None, seat: int, hand: int) -> list[str]:
+def sl_keys(view: TableView, seat: int, hand: int) -> list[str]:
     """The keys a quick player presses: a place onto a pile it fits, else a move, else none."""
-    if view is None or view.state is None:
-        return []
     state: sl.View = view.state
     places = state.layouts[seat]
     for place, (card, _) in enumerate(places):
@@ -161,3 +219,34 @@ def screenshot(app: App[Any], name: str) -> None:
     """Save the screen as ``artifacts/tui/NAME.svg``."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     app.save_screenshot(f"{name}.svg", str(ARTIFACTS))
+
+
+class Still:
+    """A session whose table never changes: one fixed view, for screens of rare moments."""
+
+    def __init__(self, rules: Rules, view: TableView, seats: Sequence[Seat],
+                 mine: tuple[int, ...] = (0,)) -> None:
+        self.rules, self._view, self.seats, self.mine = rules, view, tuple(seats), mine
+        self.creator = False
+        self.acts: list[tuple[int, Action]] = []
+
+    async def open(self) -> None:
+        """Nothing to open."""
+
+    def start(self, listener: Listener) -> None:
+        """Nothing will happen."""
+
+    def view(self, seat: int | None) -> TableView:
+        return self._view
+
+    def now(self) -> int:
+        return self._view.now
+
+    def act(self, seat: int, action: Action) -> None:
+        self.acts.append((seat, action))
+
+    def ready(self) -> None:
+        """Nothing to be ready for."""
+
+    async def close(self) -> None:
+        """Nothing to close."""

@@ -6,6 +6,7 @@ from tui.kit import (
     Recording,
     bot,
     idle,
+    play_out,
     recording,
     screenshot,
     shown,
@@ -13,7 +14,7 @@ from tui.kit import (
     text,
     until,
     us_deal,
-    us_key,
+    us_keys,
 )
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
@@ -41,18 +42,12 @@ async def test_a_whole_round_of_unter_spannung_by_keys() -> None:
         board = app.screen.query_one(UsBoard)
         hand = text(board.render())
         assert "Your hand (4)" in hand and "Pile" in hand
-        for presses in range(500):
-            view = game.view(0)
-            assert view is not None
-            if view.phase is Phase.OVER:
-                break
+
+        async def snap(presses: int) -> None:
             if presses == 3:
                 screenshot(app, "us_playing")
-            key = us_key(view)
-            if key is None:
-                await pilot.pause(0.05)
-            else:
-                await pilot.press(key)
+
+        await play_out(pilot, lambda: game.view(0), us_keys, snap)
         view = game.view(0)
         assert view is not None and view.phase is Phase.OVER and view.result is not None
         # every card went out aimed at the version shown; quick fingers lose races, never guess
@@ -80,18 +75,12 @@ async def test_a_whole_round_of_schnelllauf_by_keys() -> None:
         await until(pilot, lambda: game.view(0) is not None
                     and game.view(0).phase is Phase.PLAYING)  # type: ignore[union-attr]
         assert "Stapel 1" in text(app.screen.query_one(SlBoard).render())
-        for presses in range(1500):
-            view = game.view(0)
-            assert view is not None
-            if view.phase is Phase.OVER:
-                break
+
+        async def snap(presses: int) -> None:
             if presses == 4:
                 screenshot(app, "sl_playing_de")
-            keys = sl_keys(view, 0, 0)
-            if keys:
-                await pilot.press(*keys)
-            else:
-                await pilot.pause(0.05)
+
+        await play_out(pilot, lambda: game.view(0), lambda view: sl_keys(view, 0, 0), snap)
         view = game.view(0)
         assert view is not None and view.phase is Phase.OVER and view.result is not None
         assert game.played(0) >= 5
@@ -121,3 +110,27 @@ async def test_a_wrong_card_freezes_and_says_so() -> None:
         assert game.played(0) == 1
         view = game.view(0)
         assert view is not None and str(view.state.top) == "3±1"
+
+
+async def test_a_hand_longer_than_the_keys_stays_reachable() -> None:
+    long_hand = " ".join(f"{v}±{s}" for v in range(1, 11) for s in (1, 2, 3))
+    extra = "1±1 1±2 2±1 2±2 3±1 3±2 4±1 4±2"  # 38 cards in all: more than the 36 keys
+    deal = us_deal([f"{long_hand} {extra}", "5±1 6±1"], ["7±1", "8±1"], "10±3")
+    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: game.view(0) is not None)
+        board = app.screen.query_one(UsBoard)
+        await pilot.pause(0.3)
+        shown_now = text(board.render())
+        assert "Your hand (38)" in shown_now and "more ▸" in shown_now
+        hand = board.hand()
+        assert [board.scheme.hand_key(i) for i in (0, 9, 10, 35, 36)] == ["1", "0", "q", "m", ""]
+        await pilot.press("down", "down", "down", "right", "right", "right", "right", "right")
+        target = min(board.cursor, len(hand) - 1)
+        assert target >= 36  # beyond the keys
+        screenshot(app, "us_long_hand")
+        wanted = hand[target]
+        await pilot.press("enter")
+        assert game.acts[-1][1] == us.Play(wanted, seen=0)
+        assert "◂" in text(board.render())

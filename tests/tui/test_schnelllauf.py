@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from tui.kit import idle, recording, screenshot, shown, sl_keys, text, until
+import itertools
+
+from tui.kit import idle, play_out, recording, screenshot, shown, sl_keys, text, until
 from zackzack.games import schnelllauf as sl
-from zackzack.table import Phase, Settings
+from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.sl_board import SlBoard
 
@@ -14,9 +16,10 @@ OPTIONS = sl.Options(max_rounds=1, countdown_ms=100, penalty_ms=300)
 
 
 async def test_plays_and_moves_by_keys_with_feedback() -> None:
+    options = sl.Options(max_rounds=1, penalty_ms=5000)  # a freeze long enough to look at
     deal = scenario(("2c 9h | 5d | | | ", "Kc | Kd | | | "), ("10s", "*"), ("REST", "REST"),
-                    options=OPTIONS)
-    game = recording(sl, OPTIONS, {1: idle}, settings=Settings(), deal=deal)
+                    options=options)
+    game = recording(sl, options, {1: idle}, settings=Settings(), deal=deal)
     app = PlayApp("en", lambda: game)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: game.view(0) is not None)
@@ -49,17 +52,13 @@ async def test_two_players_at_one_keyboard_play_a_round_with_both_halves() -> No
         board = text(app.screen.query_one(SlBoard).render())
         assert "Left" in board and "Right" in board and "6z" in board and "1q" in board
         screenshot(app, "two_playing")
-        for turn in range(600):
-            view = game.view(0)
-            assert view is not None
-            if view.phase is Phase.OVER:
-                break
-            hand = turn % 2
-            keys = sl_keys(view, hand, hand) or sl_keys(view, 1 - hand, 1 - hand)
-            if keys:
-                await pilot.press(*keys)
-            else:
-                await pilot.pause(0.05)
+        turns = itertools.count()
+
+        def both_halves(view: TableView) -> list[str]:
+            hand = next(turns) % 2  # the players take their chances in turn
+            return sl_keys(view, hand, hand) or sl_keys(view, 1 - hand, 1 - hand)
+
+        await play_out(pilot, lambda: game.view(0), both_halves)
         view = game.view(0)
         assert view is not None and view.phase is Phase.OVER
         assert game.played(0) >= 3 and game.played(1) >= 3  # both halves of the keyboard

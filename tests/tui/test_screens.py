@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from tui.kit import idle, recording, screenshot, shown, text, until, us_deal
+from tui.kit import Still, idle, recording, screenshot, shown, text, until, us_deal
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
-from zackzack.table import Phase, Settings
+from zackzack.games.base import RoundResult
+from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall
 from zackzack.tui.game_screen import GameScreen
+from zackzack.tui.session import Seat
 from zackzack.tui.sl_board import SlBoard
 from zackzack.tui.start import StartScreen
 from zackzack.tui.us_board import UsBoard
@@ -126,3 +128,22 @@ async def test_the_start_screen_by_keys() -> None:
         assert app.screen.query(SlBoard)
         view = app.screen.session.view(0)  # type: ignore[attr-defined]
         assert view is not None and view.phase is Phase.STARTING
+
+
+async def test_tournament_standings_between_rounds() -> None:
+    results = (RoundResult(1, 0, "went_out", (0, 12, 7)),
+               RoundResult(2, 2, "went_out", (9, 4, 0)))
+    view = TableView(game="unter-spannung", phase=Phase.BETWEEN, now=20_000, seat=0, players=3,
+                     round=2, state=None, frozen_until=(0, 0, 0), countdown=None,
+                     next_round_at=26_000, starts_at=None, results=results, totals=(9, 16, 7),
+                     result=None)
+    seats = [Seat("Anna"), Seat("Ben (pro)", "bot"), Seat("Carla (normal)", "bot")]
+    app = PlayApp("de", lambda: Still(us, view, seats))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Summe" in shown(app, "#panel"))
+        panel = shown(app, "#panel")
+        for words in ("Runde 2: Carla (normal) gewinnt", "Minuspunkte", "Runde 1", "Runde 2",
+                      "Du", "Ben (pro)", "16", "Nächste Runde in 6 s"):
+            assert words in panel
+        assert not app.screen.query_one(UsBoard).display
+        screenshot(app, "us_tournament_de")

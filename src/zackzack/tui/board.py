@@ -23,7 +23,8 @@ class Sightings:
     """When each pile version came on screen, to name the version a key press aimed at.
 
     A person who presses a key 0.1 s after the pile changed was answering the card before:
-    if theirs fitted that one, they were too late, not wrong (RULES.md, the race).
+    if theirs fitted that one, they were too late, not wrong (RULES.md, the race). Their own
+    card on top they know at once.
 
     >>> now = [0.0]
     >>> seen = Sightings(lambda: now[0])
@@ -39,9 +40,9 @@ class Sightings:
         self.clock = clock
         self.shown: list[list[tuple[int, float]]] = []
 
-    def note(self, versions: Sequence[int]) -> None:
-        """The piles now on screen are at ``versions``."""
-        now = self.clock()
+    def note(self, versions: Sequence[int], own: bool = False) -> None:
+        """The piles now on screen are at ``versions`` (``own``: after one's own card)."""
+        now = self.clock() - (REACTION_S if own else 0)
         if len(self.shown) != len(versions):
             self.shown = [[] for _ in versions]
         for history, version in zip(self.shown, versions, strict=True):

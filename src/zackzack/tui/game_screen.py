@@ -95,6 +95,11 @@ class GameScreen(Screen[None]):
         mine = self.session.mine
         reader = mine[0] if len(mine) == 1 else None
         seats = names(self.session.seats)
+        view = self.table_view()
+        if view is not None and view.state is not None and any(
+                event.kind == "played" and getattr(event, "seat", None) in mine
+                for event in events):
+            self.board.sightings.note(self.board.versions(view), own=True)
         for event in events:
             if event.kind == "resuming":
                 self.resume_at = time.monotonic() + getattr(event, "in_ms", 0) / 1000

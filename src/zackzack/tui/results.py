@@ -31,8 +31,10 @@ def results(view: TableView, names: Sequence[str], lang: str, now: int, again: b
     parts.append(Text(f"{tr('standings', lang)} · {unit(view.game, lang)}", style="bold"))
     table = Table(box=None, padding=(0, 2))
     table.add_column("")
+    many = len(view.results) > 4  # up to 12 rounds in a tournament: numbers only
     for result in view.results:
-        table.add_column(tr("round", lang, n=result.number), justify="right")
+        table.add_column(str(result.number) if many else tr("round", lang, n=result.number),
+                         justify="right")
     if len(view.results) > 1:
         table.add_column(tr("total", lang), justify="right", style="bold")
     for seat, name in enumerate(names):
