@@ -34,7 +34,7 @@ const TEXT = {
     // table
     code: "Code", share: "Invite: share this link", copy: "Copy", copied: "Link copied",
     ready: "Ready", not_ready: "Not ready yet", im_ready: "I'm ready", start: "Start",
-    waiting_for: "Waiting for the players…", waiting_creator: "Waiting for the table's creator to start.",
+    waiting_for: "Waiting for the players…", all_ready: "Everybody is ready: start when you like (Enter).", waiting_creator: "Waiting for the table's creator to start.",
     you: "You", bot: "bot", host: "host", not_ready_yet: "not ready yet", disconnected: "away", is_ready: "ready", take_seat: "Sit here",
     spectating: "You are watching.", leave: "Leave", rematch: "Rematch", to_lobby: "To the lobby",
     draw: "Draw", draw_pile: "Your draw pile", discard: "Discard pile", cards_n: "{n} cards", cards_n_1: "1 card",
@@ -132,7 +132,7 @@ const TEXT = {
     max_rounds: "Höchstens Runden (dann gewinnt, wer weniger Karten hat)",
     code: "Code", share: "Einladen: teile diesen Link", copy: "Kopieren", copied: "Link kopiert",
     ready: "Bereit", not_ready: "Noch nicht bereit", im_ready: "Ich bin bereit", start: "Starten",
-    waiting_for: "Warte auf die Mitspieler…", waiting_creator: "Warte, bis der Gastgeber startet.",
+    waiting_for: "Warte auf die Mitspieler…", all_ready: "Alle sind bereit: starte, wann du willst (Enter).", waiting_creator: "Warte, bis der Gastgeber startet.",
     you: "Du", bot: "Bot", host: "Gastgeber", not_ready_yet: "noch nicht bereit", disconnected: "weg", is_ready: "bereit", take_seat: "Hinsetzen",
     spectating: "Du schaust zu.", leave: "Verlassen", rematch: "Revanche", to_lobby: "Zur Lobby",
     draw: "Ziehen", draw_pile: "Dein Nachziehstapel", discard: "Ablagestapel", cards_n: "{n} Karten", cards_n_1: "1 Karte",

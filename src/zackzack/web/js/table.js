@@ -303,7 +303,8 @@ class TablePage {
           })))),
       h("ol", { class: "wait-seats" }, seatRows),
       actions,
-      h("p", { class: "hint", text: !seated ? t("spectating") : creator ? t("waiting_for") : t("waiting_creator") }));
+      h("p", { class: "hint", text: creator ? t(full && ready ? "all_ready" : "waiting_for")
+        : !seated ? t("spectating") : t("waiting_creator") }));
   }
 
   seatChanger(i, seat) {
