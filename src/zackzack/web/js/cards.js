@@ -35,7 +35,7 @@ export function parseFr(text) {
 export function callOf(game, text) {
   if (game === "unter-spannung") return parseUs(text)?.value ?? "";
   const card = parseFr(text);
-  return card?.joker ? "Joker" : card?.name ?? "";
+  return card?.joker ? "★" : card?.name ?? "";
 }
 
 export function marker(shape, cx, cy, r, attrs) {
