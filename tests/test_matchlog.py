@@ -156,9 +156,10 @@ def test_a_paused_table_refuses_actions_and_resumes_with_time_left_out() -> None
     assert table.log == []
     table.resume(delay_ms=3000)
     clock.run(until=62.9)
-    assert table.phase is Phase.PAUSED
+    assert table.phase is Phase.PAUSED and table.view(0).resumes_in == 100
     clock.run(until=63.0)
     assert table.phase is Phase.PLAYING and table.time_ms() == 1000
+    assert table.view(0).resumes_in is None
     clock.run(until=63.25)
     table.submit(0, us.Draw())
     assert table.log[-1].t == 1250

@@ -200,6 +200,8 @@ class TableView:
     results: tuple[RoundResult, ...]
     totals: tuple[int, ...]
     result: MatchResult | None
+    resumes_in: int | None = None
+    """Real milliseconds until a paused table plays again, once its countdown runs."""
 
 
 Subscriber = Callable[[list[Event]], object]
@@ -254,6 +256,7 @@ class Table:
         self._starts_at: int | None = None
         self._paused_from: Phase | None = None
         self._resume: Timer | None = None
+        self._resume_at: float | None = None
 
     # Observing ---------------------------------------------------------------------------
 
@@ -299,6 +302,8 @@ class Table:
             results=tuple(self.match.results),
             totals=self._totals(),
             result=self.match.result,
+            resumes_in=None if self._resume_at is None else max(
+                0, round((self._resume_at - self.clock.time()) * 1000)),
         )
 
     def time_ms(self) -> int:
@@ -384,11 +389,12 @@ class Table:
         if self.phase is not Phase.PAUSED:
             raise NotPlaying("the table is not paused")
         if self._resume is None:
-            self._resume = self.clock.call_at(self.clock.time() + delay_ms / 1000, self._resumed)
+            self._resume_at = self.clock.time() + delay_ms / 1000
+            self._resume = self.clock.call_at(self._resume_at, self._resumed)
             self._publish([Resuming(delay_ms)])
 
     def _resumed(self) -> None:
-        self._resume = None
+        self._resume = self._resume_at = None
         self._t0 = self.clock.time() - self.now / 1000
         self.phase = self._paused_from or Phase.PLAYING
         for due in self._due:

@@ -109,6 +109,8 @@ class TablePage {
     this.sync(msg.now);
     this.info = info;
     this.view = msg.view;
+    // A client that arrives during the restart countdown learns of it from the view alone.
+    this.resumeAt = msg.view.resumes_in == null ? 0 : performance.now() + msg.view.resumes_in;
     this.app.onTable?.(this);
     this.renderAll();
   }
