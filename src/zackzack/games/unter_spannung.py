@@ -477,17 +477,18 @@ def pending(state: State) -> Action | None:
 
 def view(state: State, seat: int | None) -> View:
     """What ``seat`` may see; ``None`` is a spectator, who sees no hand."""
+    hands = state.hands
     return View(
-        seat=seat,
-        top=state.discard_pile[-1],
-        version=state.version,
-        discard_count=len(state.discard_pile) + (state.last_card is not None),
-        hand=tuple(state.hands[seat]) if seat is not None else (),
-        hand_counts=tuple(map(len, state.hands)),
-        draw_counts=tuple(map(len, state.draw_piles)),
-        rotations=state.rotations,
-        winner=state.winner,
-        over=state.over,
+        seat,
+        state.discard_pile[-1],
+        state.version,
+        len(state.discard_pile) + (state.last_card is not None),
+        tuple(hands[seat]) if seat is not None else (),
+        tuple(map(len, hands)),
+        tuple(map(len, state.draw_piles)),
+        state.rotations,
+        state.winner,
+        state.over,
     )
 
 
