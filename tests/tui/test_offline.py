@@ -134,3 +134,17 @@ async def test_a_hand_longer_than_the_keys_stays_reachable() -> None:
         await pilot.press("enter")
         assert game.acts[-1][1] == us.Play(wanted, seen=0)
         assert "◂" in text(board.render())
+
+
+async def test_nichts_geht_mehr_counts_down_on_screen() -> None:
+    deal = us_deal(["1±1 2±1", "1±2 2±2"], ["", ""], "3±1 4±1 5±1 6±2 7±3 3±3 9±1")
+    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Nichts geht mehr" in shown(app, "#banner"))
+        banner = shown(app, "#banner")
+        assert "the bottom card of the pile goes on top" in banner and " s " in banner
+        screenshot(app, "us_nichts_geht_mehr")
+        await until(pilot, lambda: "The bottom card 3±1 goes on top" in shown(app, "#log"))
+        view = game.view(0)
+        assert view is not None and str(view.state.top) == "3±1" and view.state.rotations == 1

@@ -79,7 +79,9 @@ def us_top(card: us.Card) -> Block:
 
 
 def back(count: int) -> Block:
-    """A face-down pile of ``count`` cards."""
+    """A face-down pile of ``count`` cards (an empty place when there are none)."""
+    if not count:
+        return _frame([Text(""), Text(" 0  ", style="dim")], 4, corners=_DASHED, style="dim")
     shade = Text("░░░░", style="blue")
     number = Text(f"{count:^4}", style="bold")
     return _frame([shade, number], 4)

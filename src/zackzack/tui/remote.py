@@ -171,7 +171,7 @@ class RemoteSession:
         elif isinstance(message, p.Ack):
             self._refs.pop(message.ref, None)
         elif isinstance(message, p.Error) and listener is not None:
-            listener.status(f"{message.reason} ({message.code})")
+            listener.refused(self.mine[0] if self.mine else 0, message.code, message.reason)
 
     def _take(self, info: p.TableInfo | None, view: Any, now: int) -> None:
         """Keep the table, its seats and the view, and the clock they are on."""

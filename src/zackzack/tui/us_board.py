@@ -72,7 +72,10 @@ class UsBoard(Board):
         if view is None:
             return []
         state: us.View = view.state
-        lines = self._others(view, state, width)
+        others = self._others(view, state, width)
+        rows = -(-len(state.hand) // max(1, (width + 1) // CARD_WIDTH))
+        roomy = self.size.height - len(others) - 5 - 4 * rows >= 2
+        lines = [*others, Text("")] if roomy else others
         info = [label(f"{tr('pile', self.lang)} · {cards(state.discard_count, self.lang)}")]
         blocks = [us_top(state.top)]
         if self.seat is not None:
@@ -80,6 +83,8 @@ class UsBoard(Board):
             draw = tr("draw_pile", self.lang, n=state.draw_counts[self.seat])
             info += [label(draw, ""), label(self.frozen(view, self.seat), "bold cyan")]
         lines += beside([*blocks, info], gap=2)
+        if roomy:
+            lines.append(Text(""))
         if self.seat is None:
             return [*lines, Text(""), label(tr("watching", self.lang), "italic")]
         return lines + self._hand(view, state, width, self.size.height - len(lines) - 1)
