@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import socket
 import sys
+from typing import Any
 
 import uvicorn
 
+from zackzack.server import logs
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
 from zackzack.store import database_url
@@ -27,6 +30,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept websockets from pages of ORIGIN "
                              "(https://example.org); repeatable")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one limit per connection or client, e.g. "
+                             "connections_per_ip=256 (docs/operations.md lists them); "
+                             "repeatable")
+
+
+def parse_limits(pairs: list[str]) -> Limits:
+    """``Limits`` with the ``NAME=VALUE`` changes of ``--limit``.
+
+    >>> parse_limits(["rate=5", "connections_per_ip=0"]).rate
+    5.0
+    >>> parse_limits(["speed=5"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --limit speed: no such limit; the limits are rate, burst, refused_to_close, \
+backlog, stuck_seconds, frame_bytes, connections_per_ip, connections_per_player, tables_per_player
+    """
+    defaults = Limits()
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        if name not in Limits.__dataclass_fields__:
+            raise ValueError(f"--limit {name}: no such limit; the limits are "
+                             + ", ".join(Limits.__dataclass_fields__))
+        kind = type(getattr(defaults, name))
+        try:
+            changes[name] = kind(text)
+        except ValueError:
+            raise ValueError(f"--limit {name}: {text!r} is not a {kind.__name__}") from None
+    return dataclasses.replace(defaults, **changes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0 to 65535, not {args.port}")
     url = database_url(args.db)
-    config = Config(db=url, allow_origins=tuple(args.allow_origin))
+    limits = parse_limits(args.limit)
+    config = Config(db=url, allow_origins=tuple(args.allow_origin), limits=limits)
+    logs.setup()
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.create_server((args.host, args.port), family=family)
@@ -46,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"zackzack: serving on http://{shown}:{port}/  (database: {_safe(url)}; "
           "Ctrl-C stops)", flush=True)
     server = uvicorn.Server(uvicorn.Config(
-        create_app(config), log_level="warning", ws_max_size=Limits().frame_bytes,
+        create_app(config), log_level="warning", ws_max_size=limits.frame_bytes,
         ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3))
     server.run(sockets=[sock])
     print("zackzack: stopped", file=sys.stderr)
