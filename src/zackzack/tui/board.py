@@ -101,6 +101,10 @@ class Board(Widget):
         """Cancel a half-done input; whether there was one."""
         return False
 
+    def prompt(self) -> str:
+        """What a half-done input waits for (``""``: nothing)."""
+        return ""
+
     def lines(self, width: int) -> Block:
         """The board as lines of text, ``width`` cells wide."""
         return []

@@ -192,7 +192,7 @@ class GameScreen(Screen[None]):
             tenths = -(-max(0, shown.due - now) // 100) * 100
             return Text(describe(shown, self._names(), self.lang, now=shown.due - tenths),
                         style="bold black on yellow")
-        prompt = getattr(self.board, "prompt", lambda: "")()
+        prompt = self.board.prompt()
         return Text(prompt, style="bold") if prompt else Text("")
 
     # Keys ----------------------------------------------------------------------------------

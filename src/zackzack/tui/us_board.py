@@ -12,7 +12,8 @@ from zackzack.games import unter_spannung as us
 from zackzack.table import TableView
 from zackzack.tui.board import Board, label
 from zackzack.tui.cards import Block, back, beside, us_card, us_top
-from zackzack.tui.keys import Command, Confirm, DrawCard, HandCard, MoveCursor
+from zackzack.tui.keys import Command, Confirm, DrawCard, HandCard, MoveCursor, Scheme
+from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
 
 CARD_WIDTH = 7
@@ -22,9 +23,14 @@ CARD_WIDTH = 7
 class UsBoard(Board):
     """One seat's view of an Unter Spannung round."""
 
-    cursor = 0
-    cursor_shown = False
-    top_row = 0
+    def __init__(self, session: Session, scheme: Scheme, lang: str) -> None:
+        super().__init__(session, scheme, lang)
+        self.cursor = 0
+        """The hand card Enter plays."""
+        self.cursor_shown = False
+        """Whether the arrows have been used (only then is the cursor drawn)."""
+        self.top_row = 0
+        """The first hand row on screen, when the hand has more rows than fit."""
 
     @property
     def seat(self) -> int | None:
