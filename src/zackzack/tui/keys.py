@@ -135,7 +135,7 @@ def unter_spannung() -> Scheme:
              "up": MoveCursor(0, -1), "down": MoveCursor(0, 1), **_COMMON}
     rows = (HelpRow("1 … 9 0", "k_card"), HelpRow("q … p  a … l  z … m", "k_card"),
             HelpRow("← → ↑ ↓", "k_cursor"), HelpRow("Enter", "k_play_cursor"),
-            HelpRow("Space", "k_draw"), *_COMMON_HELP)
+            HelpRow("Space", "k_draw"), *_COMMON_HELP[:2])  # Enter is above
     return Scheme(keys, ((None, rows),), "bar_us", "k_spread")
 
 

@@ -83,7 +83,8 @@ _TEXT: dict[str, dict[str, str]] = {
         # key help
         "k_card": "play that card from your hand",
         "k_cursor": "choose a card (for hands longer than the keys)",
-        "k_play_cursor": "play the chosen card",
+        "k_play_cursor": "play the chosen card (before the start: ready; after the match: "
+                         "play again)",
         "k_draw": "draw a card from your draw pile",
         "k_pile1": "play the card of place 1–5 onto pile 1",
         "k_pile2": "play the card of place 1–5 onto pile 2",
@@ -179,7 +180,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "seat_gone": "(weg)",
         "k_card": "diese Karte aus der Hand legen",
         "k_cursor": "Karte wählen (für Hände, die länger als die Tasten sind)",
-        "k_play_cursor": "die gewählte Karte legen",
+        "k_play_cursor": "die gewählte Karte legen (vor dem Start: bereit; nach der Partie: "
+                         "neue Partie)",
         "k_draw": "eine Karte vom Nachziehstapel ziehen",
         "k_pile1": "die Karte von Platz 1–5 auf Stapel 1 legen",
         "k_pile2": "die Karte von Platz 1–5 auf Stapel 2 legen",
