@@ -100,9 +100,9 @@ class GameScreen(Screen[None]):
                 event.kind == "played" and getattr(event, "seat", None) in mine
                 for event in events):
             self.board.sightings.note(self.board.versions(view), own=True)
+        if view is not None and view.resumes_in is not None:
+            self.resume_at = time.monotonic() + view.resumes_in / 1000
         for event in events:
-            if event.kind == "resuming":
-                self.resume_at = time.monotonic() + getattr(event, "in_ms", 0) / 1000
             line = describe(event, seats, self.lang, seat=reader, now=self.session.now())
             if line:
                 self.log_lines.append(Text(line, style=STYLES.get(event.kind, "")))
