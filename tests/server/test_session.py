@@ -353,3 +353,25 @@ def test_a_table_pauses_while_all_its_people_are_away(world: World) -> None:
     assert back.view["phase"] == "playing" and back.last("events")["events"] == [
         {"type": "resumed"}]
     assert back.act({"type": "draw"})["ok"]
+
+
+def test_a_bot_plays_the_seat_of_a_person_away_until_they_are_back(world: World) -> None:
+    anna, ben, code = two_at_a_table(world)
+    room = world.lobby.rooms[code]
+    anna.send(type="start")
+    world.wait(3.2)
+    ben.session.close()
+    assert room.phase.value == "playing"  # Anna is still here
+    world.wait(19)
+    assert not any(entry.seat == 1 for entry in room.table.log)  # nobody plays Ben's seat yet
+    assert anna.table["seats"][1]["bot"] is None
+    world.wait(30)
+    assert anna.table["seats"][1]["bot"] == "normal"
+    assert anna.table["seats"][1]["player"] == ben.player
+    assert any(entry.seat == 1 for entry in room.table.log) or room.phase.value == "over"
+    back = world.client("Ben", token=ben.welcome["token"])
+    back.send(type="watch", code=code)
+    assert back.table["you"] == 1 and back.table["seats"][1]["bot"] is None
+    played = len([e for e in room.table.log if e.seat == 1])
+    world.wait(30)
+    assert len([e for e in room.table.log if e.seat == 1]) == played  # the bot left the seat

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from zackzack.clock import Clock
+from zackzack.clock import Clock, Timer
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction
 from zackzack.server.identity import Player
@@ -41,6 +41,10 @@ RUNNING = (Phase.STARTING, Phase.PLAYING, Phase.BETWEEN)
 """The phases in which a table runs by itself (and can be paused)."""
 RESUME_MS = 3000
 """The countdown before a paused table goes on."""
+STAND_IN_AFTER = 20.0
+"""Seconds a person's seat may stay empty in a running match before a bot plays it."""
+STAND_IN_BOT = "normal"
+"""The bot that plays a seat while its person is away."""
 
 
 class Viewer(Protocol):
@@ -99,7 +103,8 @@ class Room:
     def __init__(self, *, code: str, rules: Rules, options: Any, seats: list[Seat],
                  creator: Player, title: str, private: bool, clock: Clock, settings: Settings,
                  store: Store, journal: Journal, bots: BotMaker,
-                 on_change: Callable[[Room], object], table: Table | None = None) -> None:
+                 on_change: Callable[[Room], object], table: Table | None = None,
+                 stand_in_after: float = STAND_IN_AFTER) -> None:
         self.code, self.rules, self.options, self.title = code, rules, options, title
         self.seats, self.creator, self.private, self.clock = seats, creator, private, clock
         self.store, self.journal, self.bots, self.on_change = store, journal, bots, on_change
@@ -118,6 +123,11 @@ class Room:
         self.over_since: float | None = None
         self.entries = 0
         self._bots: list[Stoppable] = []
+        self.stand_in_after = stand_in_after
+        self._stand_ins: dict[int, Stoppable] = {}
+        """Bots playing the seats of people who are away, by seat."""
+        self._away: dict[int, Timer] = {}
+        """When each empty person's seat gets its stand-in."""
 
     # Looking -----------------------------------------------------------------------------
 
@@ -137,10 +147,11 @@ class Room:
         """Every seat as everybody may see it."""
         present = {viewer.player for viewer in self.viewers}
         return [SeatInfo(kind=seat.kind.value, name=seat.name,
-                         player=seat.player.id if seat.player else None, bot=seat.bot,
+                         player=seat.player.id if seat.player else None,
+                         bot=STAND_IN_BOT if index in self._stand_ins else seat.bot,
                          connected=seat.kind is SeatKind.BOT or seat.player in present,
                          ready=seat.kind is SeatKind.BOT or seat.ready)
-                for seat in self.seats]
+                for index, seat in enumerate(self.seats)]
 
     def watchers(self) -> int:
         """How many connections look at the table without a seat."""
@@ -191,11 +202,42 @@ class Room:
         """Halt play while every person at the table is away; go on (3-2-1) when one is back."""
         if self.closed:
             return
+        self._stand_in_or_not()
         if self.phase is Phase.PAUSED:
             if not self.people_away():
                 self.table.resume(RESUME_MS)
         elif self.phase in RUNNING and self.people_away():
             self.table.pause()
+
+    def _stand_in_or_not(self) -> None:
+        """A bot plays the seat of a person away longer than ``stand_in_after``, until they
+        are back."""
+        present = {viewer.player for viewer in self.viewers}
+        running = self.phase in (*RUNNING, Phase.PAUSED)
+        for index, seat in enumerate(self.seats):
+            if seat.player is not None and running and seat.player not in present:
+                if index not in self._stand_ins and index not in self._away:
+                    self._away[index] = self.clock.call_at(
+                        self.clock.time() + self.stand_in_after, partial(self._stand_in, index))
+                continue
+            timer = self._away.pop(index, None)
+            if timer is not None:
+                timer.cancel()
+            stand_in = self._stand_ins.pop(index, None)
+            if stand_in is not None:
+                stand_in.stop()
+                event("stand_in_left", code=self.code, seat=index)
+                self.changed()
+
+    def _stand_in(self, index: int) -> None:
+        """The seat's person stayed away: a bot plays for them."""
+        self._away.pop(index, None)
+        if self.closed or self.phase not in (*RUNNING, Phase.PAUSED):
+            return
+        rng = random.Random(secrets.randbits(64))
+        self._stand_ins[index] = self.bots.make(self.table, index, STAND_IN_BOT, rng)
+        event("stand_in", code=self.code, seat=index, bot=STAND_IN_BOT)
+        self.changed()
 
     def join(self, viewer: Viewer, index: int | None) -> None:
         """Seat ``viewer``'s player (back in their own seat if they have one) and show them."""
@@ -270,6 +312,7 @@ class Room:
             raise ProtocolError("not_ready", "seats " + ", ".join(map(str, waiting))
                                 + " are open or not ready")
         self.start_bots()
+        self._stand_in_or_not()
         at = self.table.time_ms()
         self.match_id = secrets.token_urlsafe(8)
         self.store.begin_match(MatchStart(
@@ -294,6 +337,7 @@ class Room:
         round results)."""
         self.match_id, self.entries = match_id, entries
         self.start_bots()
+        self._stand_in_or_not()
         for number, result in enumerate(self.table.match.results, start=1):
             if number > stored:  # the crash came between the round's last action and its result
                 final = self.table.match.result if number == len(self.table.match.results) \
@@ -344,8 +388,7 @@ class Room:
         if self.match_id is None or self.closed:
             return
         self.journal.flush()  # the actions first: a stored result always has its whole log
-        totals = [sum(scores) for scores in zip(*(r.scores for r in table.match.results),
-                                                strict=True)]
+        totals = table.match.totals
         self.store.record_round(self.match_id, RoundRecord(
             result.number, result.winner, result.reason, result.scores, tuple(totals)))
         if final is not None:
@@ -384,10 +427,14 @@ class Room:
         self.on_change(self)
 
     def stop_bots(self) -> None:
-        """Stop every bot at the table."""
-        for bot in self._bots:
+        """Stop every bot at the table, stand-ins too."""
+        for bot in (*self._bots, *self._stand_ins.values()):
             bot.stop()
         self._bots.clear()
+        self._stand_ins.clear()
+        for timer in self._away.values():
+            timer.cancel()
+        self._away.clear()
 
     def close(self) -> None:
         """Close the room: bots stop, a running match is stored as abandoned, viewers leave."""
