@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 WEB_DIR = Path(zackzack.__file__).parent / "web"
 """The browser client, shipped inside the package."""
+CHECKPOINT_EVERY = 2.0
+"""Seconds between two checkpoints of SQLite's write-ahead log (in a worker thread)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,15 @@ async def _sweep(lobby: Lobby, every: float) -> None:
             event("tables_swept", codes=closed)
 
 
+async def _checkpoint(store: Store, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(store.checkpoint)
+        except Exception:
+            log.exception("checkpointing the database failed")
+
+
 def default_bots() -> BotMaker:
     """The real bots."""
     from zackzack.server.botmaker import Bots
@@ -157,10 +168,12 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         app.state.server = Server(config, own, identities, lobby)
         lobby.restore(identities.known)
         sweeper = asyncio.create_task(_sweep(lobby, config.timing.sweep_every))
+        checkpoints = asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))
         try:
             yield
         finally:
             sweeper.cancel()
+            checkpoints.cancel()
             lobby.shutdown()
             if store is None:
                 own.close()

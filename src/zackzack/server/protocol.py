@@ -317,6 +317,8 @@ def decode(text: str | bytes) -> ClientMessage:
         raise _invalid(text, str(error)) from None
     except msgspec.DecodeError as error:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "the JSON is nested too deeply") from None
     return message
 
 
@@ -365,7 +367,7 @@ def ref_of(text: str) -> int | None:
     """The ``ref`` of a malformed ``act``, so that its error can name it."""
     try:
         data = msgspec.json.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     ref = data.get("ref") if isinstance(data, dict) else None
     return ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < 2**31 \

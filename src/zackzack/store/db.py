@@ -165,7 +165,7 @@ def database_url(where: str | None) -> str:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",
-                   "busy_timeout=5000"):
+                   "busy_timeout=5000", "wal_autocheckpoint=0"):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
 
@@ -183,7 +183,8 @@ class Store:
         self._writer: Connection = self.engine.connect()
 
     def close(self) -> None:
-        """Close every connection."""
+        """Close every connection (after a last checkpoint)."""
+        self.checkpoint()
         self._writer.close()
         self.engine.dispose()
 
@@ -193,6 +194,13 @@ class Store:
             return "n/a"
         with self.engine.connect() as conn:
             return str(conn.exec_driver_sql("PRAGMA journal_mode").scalar())
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file (its fsync is slow: the server
+        runs this in a worker thread now and then, never on the event loop's writes)."""
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _ms(self) -> int:
         return int(self.wall() * 1000)

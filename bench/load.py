@@ -1,0 +1,414 @@
+"""Load on a real ``zackzack serve``: N websocket clients at tables of four, at human speed.
+
+The server runs in its own process (uvicorn, a fresh SQLite file, loopback only) pinned to
+CPU 0; the clients run in a second process pinned to CPU 1 — one asyncio loop, the
+``websockets`` client, msgspec decoding only the fields a player needs. Clients sit down in
+tables of four (Unter Spannung, tournament) and each acts about every ``--every`` seconds on
+its latest view, as a person would. The load ramps up step by step; for each step it prints
+the act → ack round trip at the actor and the act → update delay at every other seat
+(p50/p99/max), errors and lost messages, the server's CPU and its resident memory per
+connection, and how late the load generator's own loop ran (its saturation). It stops by
+itself: every step is bounded, and so is the whole run (``--deadline``).
+
+    .venv/bin/python bench/load.py --steps 250,500,1000,2000 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import websockets
+
+TICK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+# What a client reads: only what a player needs --------------------------------------------
+
+
+class Event(msgspec.Struct):
+    """An event: its type and whose it is."""
+
+    type: str
+    seat: int | None = None
+
+
+class State(msgspec.Struct):
+    """The part of an Unter Spannung view a player decides on."""
+
+    top: str
+    version: int
+    hand: list[str]
+    draw_counts: list[int]
+
+
+class View(msgspec.Struct):
+    """The part of a table view a player needs."""
+
+    phase: str
+    seat: int | None
+    now: int
+    frozen_until: list[int]
+    state: State | None = None
+
+
+class Info(msgspec.Struct):
+    """The table part of a ``table`` message."""
+
+    code: str
+
+
+class Message(msgspec.Struct):
+    """Any server message, reduced to what the load generator looks at."""
+
+    type: str
+    ref: int | None = None
+    ok: bool | None = None
+    code: str | None = None
+    events: list[Event] = []
+    view: View | None = None
+    table: Info | None = None
+
+
+decode = msgspec.json.Decoder(Message).decode
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the text of a text frame."""
+    return msgspec.json.encode(message).decode()
+
+
+def allowed(top: str, cache: dict[str, frozenset[int]] = {}) -> frozenset[int]:  # noqa: B006
+    """The values that fit on ``top`` ("7±2": 5 and 9, wrapped into 1…10)."""
+    found = cache.get(top)
+    if found is None:
+        value, _, spread = top.partition("±")
+        v, s = int(value), int(spread)
+        found = cache[top] = frozenset(((v + s - 1) % 10 + 1, (v - s - 1) % 10 + 1))
+    return found
+
+
+def choose(view: View) -> str | None:
+    """A legal action for the latest view: a card that fits, else a draw, else nothing."""
+    state = view.state
+    if state is None or view.phase != "playing" or view.seat is None:
+        return None
+    if view.frozen_until[view.seat] > view.now:
+        return None
+    fits = allowed(state.top)
+    for card in state.hand:
+        if int(card.partition("±")[0]) in fits:
+            return f'{{"type":"play","card":"{card}","seen":{state.version}}}'
+    return '{"type":"draw"}' if state.draw_counts[view.seat] else None
+
+
+# The load generator ---------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What the clients measured during one step (times from ``time.perf_counter``)."""
+
+    acks: list[float] = field(default_factory=list)
+    updates: list[float] = field(default_factory=list)
+    sent: int = 0
+    refused: int = 0
+    errors: int = 0
+    closed: int = 0
+    received: int = 0
+    lag: list[float] = field(default_factory=list)
+    # (table, seat) -> send times of that seat's accepted actions, in order
+    accepted: dict[tuple[int, int], list[float]] = field(
+        default_factory=lambda: defaultdict(list))
+    # (table, seat) -> for each other seat, arrival times of that seat's action events
+    arrived: dict[tuple[int, int], dict[int, list[float]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+    open_acts: int = 0
+
+
+class Player:
+    """One connection: reads every message, acts on the latest view at a human pace."""
+
+    def __init__(self, gen: Generator, table: int, rng: random.Random) -> None:
+        self.gen, self.table, self.rng = gen, table, rng
+        self.ws: Any = None
+        self.view: View | None = None
+        self.code = ""
+        self.seat = -1
+        self.sent: dict[int, float] = {}
+        self.ref = 0
+        self.joined = asyncio.Event()
+
+    async def connect(self, url: str) -> None:
+        self.ws = await websockets.connect(url, max_size=None, compression=None,
+                                           ping_interval=None)
+        await self.ws.send('{"type":"hello","name":"Load"}')
+        await self.ws.recv()
+
+    async def read(self) -> None:
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                tally = self.gen.tally
+                tally.received += 1
+                message = decode(text)
+                kind = message.type
+                if message.view is not None:
+                    self.view = message.view
+                    if message.view.seat is not None:
+                        self.seat = message.view.seat
+                if kind == "events":
+                    for event in message.events:
+                        if event.type in ("played", "drew") and event.seat is not None \
+                                and event.seat != self.seat:
+                            tally.arrived[(self.table, event.seat)][self.seat].append(now)
+                elif kind == "ack":
+                    sent = self.sent.pop(message.ref or 0, None)
+                    if sent is not None:
+                        tally.acks.append(now - sent)
+                        if message.ok:
+                            tally.accepted[(self.table, self.seat)].append(sent)
+                        else:
+                            tally.refused += 1
+                elif kind == "table":
+                    if message.table is not None:
+                        self.code = message.table.code
+                    self.joined.set()
+                elif kind == "error":
+                    tally.errors += 1
+        except websockets.ConnectionClosed:
+            pass
+        self.gen.tally.closed += 1
+
+    async def act(self, every: float, stop: float) -> None:
+        while time.perf_counter() < stop:
+            await asyncio.sleep(self.rng.uniform(0.5 * every, 1.5 * every))
+            if self.view is None or self.sent:
+                continue
+            action = choose(self.view)
+            if action is None:
+                continue
+            self.ref += 1
+            self.sent[self.ref] = time.perf_counter()
+            self.gen.tally.sent += 1
+            await self.ws.send(f'{{"type":"act","ref":{self.ref},"action":{action}}}')
+
+
+class Generator:
+    """All clients of the run, in one asyncio loop."""
+
+    def __init__(self, url: str, every: float, seed: int) -> None:
+        self.url, self.every = url, every
+        self.rng = random.Random(seed)
+        self.players: list[Player] = []
+        self.tally = Tally()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def table(self, number: int) -> list[Player]:
+        """Four players at a new table: one creates it, three join, all ready, it starts."""
+        players = [Player(self, number, random.Random(self.rng.random())) for _ in range(4)]
+        for player in players:
+            await player.connect(self.url)
+            self.tasks.append(asyncio.create_task(player.read()))
+        host = players[0]
+        await host.ws.send(encode({"type": "create", "game": "unter-spannung",
+                                   "options": {"tournament": True},
+                                   "seats": [{"kind": "open"}] * 4}))
+        await asyncio.wait_for(host.joined.wait(), 30)
+        for player in players[1:]:
+            await player.ws.send(encode({"type": "join", "code": host.code}))
+            await player.ws.send('{"type":"ready"}')
+            await asyncio.wait_for(player.joined.wait(), 30)
+        await asyncio.sleep(0.2)
+        await host.ws.send('{"type":"start"}')
+        return players
+
+    async def grow(self, connections: int) -> None:
+        """Open tables until there are ``connections`` clients (a few tables at a time)."""
+        while len(self.players) < connections:
+            batch = min(10, (connections - len(self.players)) // 4)
+            tables = await asyncio.gather(*(self.table(len(self.players) // 4 + i)
+                                            for i in range(batch)))
+            self.players.extend(p for table in tables for p in table)
+
+    async def ticker(self, stop: float) -> None:
+        """How late the loop wakes up: the generator's own saturation."""
+        while time.perf_counter() < stop:
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.tally.lag.append(time.perf_counter() - before - 0.05)
+
+    async def step(self, connections: int, seconds: float) -> dict[str, Any]:
+        await self.grow(connections)
+        await asyncio.sleep(3.5)  # the newest tables' start countdown
+        self.tally = Tally()
+        print(json.dumps({"measure": "start"}), flush=True)
+        stop = time.perf_counter() + seconds
+        await asyncio.gather(self.ticker(stop), *(p.act(self.every, stop) for p in self.players))
+        await asyncio.sleep(1.0)  # the last answers
+        print(json.dumps({"measure": "end"}), flush=True)
+        tally = self.tally
+        for player in self.players:
+            tally.open_acts += len(player.sent)
+            player.sent.clear()
+        lost = 0
+        for key, sends in tally.accepted.items():
+            seen = tally.arrived.get(key, {})
+            others = [seat for seat in range(4) if seat != key[1]]
+            for seat in others:
+                times = seen.get(seat, [])
+                lost += max(0, len(sends) - len(times))
+                tally.updates.extend(t - s for s, t in zip(sends, times, strict=False))
+        return {"connections": len(self.players), "acts": tally.sent,
+                "acks": summary(tally.acks), "updates": summary(tally.updates),
+                "refused": tally.refused, "errors": tally.errors, "closed": tally.closed,
+                "lost": lost + tally.open_acts, "received": tally.received,
+                "lag": summary(tally.lag), "seconds": seconds}
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """p50, p99 and max in milliseconds."""
+    if not values:
+        return {"n": 0, "p50": 0.0, "p99": 0.0, "max": 0.0}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return {"n": len(ordered), "p50": at(0.5), "p99": at(0.99), "max": ordered[-1] * 1000}
+
+
+async def generate(url: str, steps: list[int], seconds: float, every: float) -> None:
+    generator = Generator(url, every, seed=1)
+    for connections in steps:
+        result = await generator.step(connections, seconds)
+        print(json.dumps({"result": result}), flush=True)
+    for player in generator.players:
+        with contextlib.suppress(Exception):
+            await player.ws.close()
+
+
+# The runner -----------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of process ``pid``."""
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+
+
+def pinned(cpu: int) -> Any:
+    """A ``preexec_fn`` that pins the child to one CPU (if the machine has it)."""
+    cpus = os.sched_getaffinity(0)
+
+    def pin() -> None:
+        os.sched_setaffinity(0, {cpu} if cpu in cpus else cpus)
+
+    return pin
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="zackzack-load-"))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "zackzack.cli", "serve", "--port", "0", "--db",
+         str(folder / "load.db"), "--limit", "connections_per_ip=0",
+         "--limit", "rate=1000", "--limit", "burst=1000", *args.server_arg],
+        stdout=subprocess.PIPE, stderr=open(folder / "server.log", "w"),  # noqa: SIM115
+        text=True, preexec_fn=pinned(0))
+    assert server.stdout is not None
+    found = re.search(r"http://([\d.]+:\d+)/", server.stdout.readline())
+    if not found:
+        server.kill()
+        print("the server did not start; see", folder / "server.log")
+        return 1
+    url = f"ws://{found.group(1)}/ws"
+    time.sleep(0.5)
+    base_rss = rss_bytes(server.pid)
+    deadline = time.monotonic() + args.deadline
+    generator = subprocess.Popen(
+        [sys.executable, __file__, "--generate", url, "--steps", args.steps,
+         "--seconds", str(args.seconds), "--every", str(args.every)],
+        stdout=subprocess.PIPE, text=True, preexec_fn=pinned(1))
+    assert generator.stdout is not None
+    print(f"server pid {server.pid} on CPU 0, load generator pid {generator.pid} on CPU 1; "
+          f"each client acts every {args.every} s on average; {args.seconds} s per step; "
+          f"server idle RSS {base_rss / 2**20:.1f} MiB")
+    print("| clients | tables | acts/s | act→ack p50 / p99 / max ms | act→others p50 / p99 / "
+          "max ms | errors | lost | server CPU | server RSS | KiB/conn | gen lag p99 ms |")
+    print("|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|")
+    cpu0 = wall0 = 0.0
+    try:
+        for line in generator.stdout:
+            if time.monotonic() > deadline:
+                print("deadline reached: stopping")
+                break
+            data = json.loads(line)
+            if data.get("measure") == "start":
+                cpu0, wall0 = cpu_seconds(server.pid), time.monotonic()
+            elif data.get("measure") == "end":
+                cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - wall0)
+                rss = rss_bytes(server.pid)
+            elif "result" in data:
+                r = data["result"]
+                a, u, lag = r["acks"], r["updates"], r["lag"]
+                per = (rss - base_rss) / r["connections"] / 1024
+                print(f"| {r['connections']} | {r['connections'] // 4} | "
+                      f"{r['acts'] / r['seconds']:.0f} | "
+                      f"{a['p50']:.1f} / {a['p99']:.1f} / {a['max']:.0f} | "
+                      f"{u['p50']:.1f} / {u['p99']:.1f} / {u['max']:.0f} | "
+                      f"{r['errors'] + r['closed']} | {r['lost']} | {cpu * 100:.0f}% | "
+                      f"{rss / 2**20:.0f} MiB | {per:.1f} | {lag['p99']:.1f} |", flush=True)
+    finally:
+        for process in (generator, server):
+            if process.poll() is None:
+                process.terminate()
+        for process in (generator, server):
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", default="250,500,1000,2000",
+                        help="client counts to ramp through (multiples of 4)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per step")
+    parser.add_argument("--every", type=float, default=1.0,
+                        help="mean seconds between one client's actions (0.5–1.5× jitter)")
+    parser.add_argument("--deadline", type=float, default=900.0,
+                        help="stop the whole run after this many seconds")
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="one more argument for zackzack serve")
+    parser.add_argument("--generate", metavar="URL", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.generate:
+        steps = [int(n) for n in args.steps.split(",")]
+        asyncio.run(generate(args.generate, steps, args.seconds, args.every))
+        return 0
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,248 @@
+"""Protocol fuzzing against a live server (uvicorn in a thread, real websockets, games on).
+
+Hypothesis makes frames of every kind — the protocol's messages with wrong values, wrong
+shapes, wrong types, deep nesting, huge strings, invalid UTF-8, binary frames — and sends
+them one by one, each followed by a ``ping`` (a barrier). The documented rule: each is
+answered by an ``error`` with a documented code (or its ordinary answer: ``pong``, the lobby
+list), except frames over 64 KiB (close 1009) and text that is not UTF-8 (close 1007). The
+server stays up, no running game changes, and other clients see nothing of it.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from zackzack.games import GAMES
+from zackzack.games.base import to_json
+from zackzack.server.app import Config, Server, create_app
+from zackzack.server.limits import Limits
+from zackzack.server.protocol import ERRORS
+from zackzack.server.room import Room
+from zackzack.table import Settings
+
+pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
+
+CLOSES = {1007, 1009}
+"""Close codes the rule allows: not UTF-8 (1007), a frame over 64 KiB (1009)."""
+
+
+class Live:
+    """The app under uvicorn on a free loopback port, in a thread of this process."""
+
+    def __init__(self, db: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        limits = Limits(rate=1e6, burst=10**6, refused_to_close=10**6)
+        self.app = create_app(Config(db=str(db), settings=Settings(), limits=limits))
+        self.server = uvicorn.Server(uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning",
+            ws_max_size=limits.frame_bytes))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline
+            time.sleep(0.01)
+
+    @property
+    def state(self) -> Server:
+        server: Server = self.app.state.server
+        return server
+
+    def connect(self, name: str | None = "Fuzz") -> ClientConnection:
+        ws = connect(f"ws://127.0.0.1:{self.port}/ws", max_size=None, compression=None,
+                     close_timeout=2)
+        if name is not None:
+            ws.send(json.dumps({"type": "hello", "name": name}))
+            assert json.loads(ws.recv(5))["type"] == "welcome"
+        return ws
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def until_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """Read until a message of ``kind`` arrives."""
+    while (message := json.loads(ws.recv(5)))["type"] != kind:
+        pass
+    return message
+
+
+class Arena:
+    """The live server with a paused table (and its watcher) and a table of bots playing."""
+
+    def __init__(self, live: Live) -> None:
+        self.live = live
+        anna = live.connect("Anna")
+        anna.send(json.dumps({"type": "create", "game": "unter-spannung", "seats": [
+            {"kind": "open"}, {"kind": "bot", "bot": "normal"}]}))
+        self.paused_code = until_type(anna, "table")["table"]["code"]
+        anna.send(json.dumps({"type": "start"}))
+        until_type(anna, "events")
+        anna.close()  # Anna is away: her table pauses, and stands still
+        self.bots = live.connect("Carla")
+        self.bots.send(json.dumps({"type": "create", "game": "schnelllauf", "seats": [
+            {"kind": "bot", "bot": "pro"}, {"kind": "bot", "bot": "machine"}]}))
+        self.bots_code = until_type(self.bots, "table")["table"]["code"]
+        self.bots.send(json.dumps({"type": "start"}))
+        self.watcher = live.connect("Dora")
+        self.watcher.send(json.dumps({"type": "watch", "code": self.paused_code}))
+        until_type(self.watcher, "table")
+        deadline = time.monotonic() + 5
+        while self.paused.phase.value != "paused":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        self.before = self.snapshot()
+        self.fuzzer = live.connect()
+        self.pings = 0
+
+    @property
+    def paused(self) -> Room:
+        return self.live.state.lobby.rooms[self.paused_code]
+
+    def snapshot(self) -> str:
+        room = self.paused
+        views = [to_json(room.table.view(seat)) for seat in (0, 1, None)]
+        return json.dumps([views, len(room.table.log), room.phase.value], sort_keys=True)
+
+    def reconnect(self) -> None:
+        self.fuzzer.close()
+        self.fuzzer = self.live.connect()
+
+    def barrier(self) -> list[dict[str, Any]]:
+        """A ping; every message that came before its pong."""
+        self.pings += 1
+        self.fuzzer.send(json.dumps({"type": "ping", "t": -self.pings}))
+        got = []
+        while (message := json.loads(self.fuzzer.recv(5))) != {"type": "pong",
+                                                                "t": -self.pings}:
+            got.append(message)
+        return got
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    live = Live(tmp_path_factory.mktemp("fuzz") / "z.db")
+    try:
+        yield Arena(live)
+    finally:
+        live.stop()
+
+
+# Strategies -------------------------------------------------------------------------------
+
+scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+           | st.floats(allow_nan=False) | st.text(max_size=40))
+json_data = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                         | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+                         max_leaves=16)
+FIELDS = {"hello": ("token", "name"), "lobby": (), "create": ("game", "options", "seats",
+          "private", "title"), "join": ("code", "seat"), "watch": ("code",), "leave": (),
+          "ready": ("ready",), "seat": ("seat", "kind", "bot"), "start": (), "rematch": (),
+          "act": ("ref", "action"), "ping": ("t",)}
+
+
+@st.composite
+def wrong_message(draw: st.DrawFn) -> dict[str, Any]:
+    """A message of the protocol with wrong (or right) values, unknown fields, odd types."""
+    kind = draw(st.sampled_from(sorted(FIELDS)))
+    message: dict[str, Any] = {"type": kind}
+    for name in FIELDS[kind]:
+        if draw(st.booleans()):
+            message[name] = draw(json_data | st.text(min_size=50, max_size=2000))
+    if draw(st.integers(0, 5)) == 0:
+        message[draw(st.text(max_size=10))] = draw(json_data)
+    return message
+
+
+def deep(depth: int, kind: str) -> str:
+    if kind == "list":
+        return "[" * depth + "]" * depth
+    return '{"type":"act","ref":1,"action":' + '{"a":' * depth + "1" + "}" * depth + "}"
+
+
+frames = st.one_of(
+    wrong_message().map(lambda m: ("text", json.dumps(m))),
+    json_data.map(lambda d: ("text", json.dumps(d))),
+    st.text(max_size=300).map(lambda t: ("text", t)),
+    st.binary(max_size=300).map(lambda b: ("binary", b)),
+    st.binary(min_size=1, max_size=50).map(lambda b: ("not-utf8", b"\xc3\x28" + b)),
+    st.tuples(st.integers(10, 20_000), st.sampled_from(["list", "dict"]))
+    .map(lambda d: ("text", deep(*d))),
+    st.integers(16_000, 80_000).map(lambda n: ("text", '{"type":"hello","name":"'
+                                                       + "x" * n + '"}')),
+    st.sampled_from(["act", "ping", "hello", "join"])
+    .map(lambda k: ("text", f'{{"type":"{k}","ref":' + "9" * 5000 + "}")),
+)
+
+
+# The test ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=250, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(frame=frames)
+def test_fuzzed_frames_change_nothing(arena: Arena, frame: tuple[str, Any]) -> None:
+    kind, payload = frame
+    if kind == "text":
+        try:
+            parsed = json.loads(payload)
+        except (ValueError, RecursionError):
+            parsed = None
+        if isinstance(parsed, dict):
+            assume(parsed.get("type") != "watch" or str(parsed.get("code")).upper() not in
+                   (arena.paused_code, arena.bots_code))
+            assume(parsed.get("type") != "create" or str(parsed.get("game")) not in GAMES)
+    too_big = len(payload.encode() if isinstance(payload, str) else payload) > 65_536
+    try:
+        if kind == "binary":
+            arena.fuzzer.send(payload)
+        elif kind == "not-utf8":
+            arena.fuzzer.send(payload, text=True)
+        else:
+            arena.fuzzer.send(payload)
+        replies = arena.barrier()
+    except ConnectionClosed as closed:
+        code = closed.rcvd.code if closed.rcvd else None
+        assert code in CLOSES, (code, kind)
+        assert code == (1007 if kind == "not-utf8" else 1009) or too_big
+        arena.reconnect()
+    else:
+        assert kind != "not-utf8" and not too_big
+        assert [m["type"] for m in replies if m["type"] not in ("lobby",)] in (
+            [], ["error"], ["pong"]), replies
+        for message in replies:
+            if message["type"] == "error":
+                assert message["code"] in ERRORS, message
+    assert arena.snapshot() == arena.before
+
+
+def test_after_the_fuzzing_the_games_and_the_others_saw_nothing(arena: Arena) -> None:
+    test_fuzzed_frames_change_nothing(arena)  # type: ignore[call-arg]  # run the fuzzing first
+    room = arena.live.state.lobby.rooms[arena.bots_code]
+    played = len(room.table.log)
+    time.sleep(1.0)
+    assert len(room.table.log) > played or room.phase.value == "over"  # the bots play on
+    assert arena.snapshot() == arena.before  # the paused table did not move
+    with pytest.raises(TimeoutError):
+        arena.watcher.recv(0.2)  # its watcher got nothing at all
+    health = httpx.get(f"http://127.0.0.1:{arena.live.port}/healthz").json()
+    assert health["ok"] is True and health["tables"] == 2
+    assert arena.barrier() == []
