@@ -28,7 +28,7 @@ async def test_the_help_screen_lists_every_key_and_any_key_closes_it() -> None:
         assert isinstance(app.screen, HelpScreen)
         help_text = shown(app, "#help")
         for words in ("1 … 9 0", "Space", "draw a card from your draw pile", "Esc", "Ctrl+Q",
-                      "●±1", "▲±2", "■±3"):
+                      "●±1", "◆±2", "▲±3"):
             assert words in help_text
         screenshot(app, "us_help")
         await pilot.press("1")  # closes the help; it plays nothing
@@ -110,7 +110,7 @@ async def test_without_colour_the_spreads_keep_their_marks(
         await until(pilot, lambda: game.view(0) is not None)
         await pilot.pause(0.1)
         board = text(app.screen.query_one(UsBoard).render())
-        assert "●±1" in board and "▲±2" in board and "■±3" in board
+        assert "●±1" in board and "◆±2" in board and "▲±3" in board
         screenshot(app, "us_no_color")
 
 

@@ -1,13 +1,13 @@
 """Cards drawn as text: a card is a block of equal-width lines; blocks stand side by side.
 
-Unter Spannung spreads differ by colour *and* by a mark (● ±1, ▲ ±2, ■ ±3), Schnelllauf
+Unter Spannung spreads differ by colour *and* by a mark (● ±1, ◆ ±2, ▲ ±3), Schnelllauf
 suits by colour and symbol, so that both games read without colour (``NO_COLOR``):
 
 >>> from zackzack.games import unter_spannung as us
 >>> print(plain(us_card(us.Card(7, 2), key="1")))
 ╭1───╮
 │ 7  │
-│▲±2 │
+│◆±2 │
 ╰────╯
 >>> from zackzack.games import schnelllauf as sl
 >>> print(plain(beside([sl_card(sl.Card.parse("10h"), 2, "1q"), sl_card(None, 0, "2w")])))
@@ -29,8 +29,8 @@ from zackzack.games import unter_spannung as us
 Block = list[Text]
 """A card (or a group of cards): lines of equal cell width."""
 
-SPREADS: dict[int, tuple[str, str]] = {1: ("●", "bold #5fd75f"), 2: ("▲", "bold #ffd75f"),
-                                       3: ("■", "bold #ff5fd7")}
+SPREADS: dict[int, tuple[str, str]] = {1: ("●", "bold #5fafff"), 2: ("◆", "bold #ffaf5f"),
+                                       3: ("▲", "bold #d787ff")}
 """Each spread's mark and colour (light ones, so that they stay bright without colour)."""
 
 SUITS: dict[str, tuple[str, str]] = {"c": ("♣", "bold"), "d": ("♦", "bold red"),

@@ -96,7 +96,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "k_left": "Left player",
         "k_right": "Right player",
         "k_both": "Both",
-        "k_spread": "Spreads: ●±1 (green) ▲±2 (yellow) ■±3 (magenta). "
+        "k_spread": "Spreads: ●±1 (blue) ◆±2 (orange) ▲±3 (purple). "
                     "A card fits if its value is the top's value ± its spread (10 wraps to 1).",
         "k_ranks": "A card fits one rank up or down (K–A–2 wrap). ★ is a joker.",
         "bar_us": "1…0 q…m card · ←→ ⏎ choose · Space draw · ? help · Esc quit",
@@ -193,7 +193,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "k_left": "Linke Spielerin",
         "k_right": "Rechter Spieler",
         "k_both": "Beide",
-        "k_spread": "Spannweiten: ●±1 (grün) ▲±2 (gelb) ■±3 (magenta). Eine Karte passt, "
+        "k_spread": "Spannen: ●±1 (blau) ◆±2 (orange) ▲±3 (lila). Eine Karte passt, "
                     "wenn ihr Wert der Wert oben ± dessen Spannweite ist (nach 10 kommt 1).",
         "k_ranks": "Eine Karte passt einen Rang höher oder tiefer (K–A–2 rundum). ★ ist ein Joker.",
         "bar_us": "1…0 q…m Karte · ←→ ⏎ wählen · Leertaste ziehen · ? Hilfe · Esc Ende",
