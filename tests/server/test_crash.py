@@ -187,8 +187,8 @@ async def come_back(url: str, before: dict[str, Any],
             people.append((code, client))
     for code, client in people:
         await client.send(type="watch", code=code)
-        shown = await client.wait_for(lambda c=client: c.seen and c.seen[-1]["type"] == "table"
-                                      and c.seen[-1])
+        shown = await client.wait_for(lambda c=client: next(
+            (m for m in c.seen if m["type"] == "table"), None))
         log = logs[code]
         seat = shown["table"]["you"]
         assert shown["table"]["phase"] in ("paused", "playing")

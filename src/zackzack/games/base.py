@@ -12,7 +12,7 @@ import dataclasses
 import enum
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -146,25 +146,53 @@ def to_json(obj: Any) -> Any:
     >>> to_json(Placing(seat=0, place=1, score=0, why="won"))
     {'seat': 0, 'place': 1, 'score': 0, 'why': 'won'}
     """
-    if obj is None or isinstance(obj, bool | int | float | str):
-        return obj
-    if isinstance(obj, enum.Enum):
-        return obj.value
-    if getattr(type(obj), "NOTATION", False):
-        return str(obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        data: dict[str, Any] = {}
-        kind = getattr(obj, "kind", None)
-        if isinstance(obj, Event | Action) and kind:
-            data["type"] = kind
-        for field in dataclasses.fields(obj):
-            data[field.name] = to_json(getattr(obj, field.name))
-        return data
-    if isinstance(obj, Mapping):
-        return {str(k): to_json(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple | frozenset | set):
-        items = sorted(obj) if isinstance(obj, frozenset | set) else obj
-        return [to_json(item) for item in items]
+    convert = _CONVERTERS.get(type(obj))
+    if convert is None:
+        convert = _CONVERTERS[type(obj)] = _converter(type(obj))
+    return convert(obj)
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {}
+"""How ``to_json`` converts each type it has met (worked out once per type: it is hot)."""
+
+
+def _converter(cls: type) -> Callable[[Any], Any]:
+    """The function that turns an instance of ``cls`` into JSON data."""
+    if cls is type(None) or issubclass(cls, bool | int | float | str):
+        return _same
+    if issubclass(cls, enum.Enum):
+        return _value
+    if getattr(cls, "NOTATION", False):
+        return str
+    if dataclasses.is_dataclass(cls):
+        names = tuple(field.name for field in dataclasses.fields(cls))
+        kind = getattr(cls, "kind", None) if issubclass(cls, Event | Action) else None
+
+        def convert(obj: Any) -> dict[str, Any]:
+            data: dict[str, Any] = {"type": kind} if kind else {}
+            for name in names:
+                data[name] = to_json(getattr(obj, name))
+            return data
+
+        return convert
+    if issubclass(cls, Mapping):
+        return lambda obj: {str(k): to_json(v) for k, v in obj.items()}
+    if issubclass(cls, list | tuple):
+        return lambda obj: [to_json(item) for item in obj]
+    if issubclass(cls, frozenset | set):
+        return lambda obj: [to_json(item) for item in sorted(obj)]
+    return _refuse
+
+
+def _same(obj: Any) -> Any:
+    return obj
+
+
+def _value(obj: enum.Enum) -> Any:
+    return obj.value
+
+
+def _refuse(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
 
 
