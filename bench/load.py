@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -256,11 +257,15 @@ class Generator:
     async def step(self, connections: int, seconds: float) -> dict[str, Any]:
         await self.grow(connections)
         await asyncio.sleep(3.5)  # the newest tables' start countdown
+        gc.collect()
+        gc.freeze()
+        gc.disable()  # the generator's own collector must not halt the clocks it reads
         self.tally = Tally()
         print(json.dumps({"measure": "start"}), flush=True)
         stop = time.perf_counter() + seconds
         await asyncio.gather(self.ticker(stop), *(p.act(self.every, stop) for p in self.players))
         await asyncio.sleep(1.0)  # the last answers
+        gc.enable()
         print(json.dumps({"measure": "end"}), flush=True)
         tally = self.tally
         for player in self.players:

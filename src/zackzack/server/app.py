@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 import zackzack
-from zackzack.server import api
+from zackzack.server import api, memory
 from zackzack.server.connection import Connection
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
@@ -56,6 +56,8 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     timing: Timing = field(default_factory=Timing)
     web_dir: Path = WEB_DIR
+    tidy_memory: bool = False
+    """Freeze long-lived objects for the garbage collector (``server.memory``): short pauses."""
 
 
 @dataclass(slots=True)
@@ -167,13 +169,15 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         identities = Identities(own, config.limits.connections_per_player)
         app.state.server = Server(config, own, identities, lobby)
         lobby.restore(identities.known)
-        sweeper = asyncio.create_task(_sweep(lobby, config.timing.sweep_every))
-        checkpoints = asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))
+        tasks = [asyncio.create_task(_sweep(lobby, config.timing.sweep_every)),
+                 asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))]
+        if config.tidy_memory:
+            tasks.append(asyncio.create_task(memory.tidy()))
         try:
             yield
         finally:
-            sweeper.cancel()
-            checkpoints.cancel()
+            for task in tasks:
+                task.cancel()
             lobby.shutdown()
             if store is None:
                 own.close()

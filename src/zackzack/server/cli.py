@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--port must be 0 to 65535, not {args.port}")
     url = database_url(args.db)
     limits = parse_limits(args.limit)
-    config = Config(db=url, allow_origins=tuple(args.allow_origin), limits=limits)
+    config = Config(db=url, allow_origins=tuple(args.allow_origin), limits=limits,
+                    tidy_memory=True)
     logs.setup()
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
