@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from zackzack.clock import Clock, Timer
-from zackzack.games.base import Action, Event, MatchResult, RoundResult, Rules
+from zackzack.games.base import Action, Event, MatchResult, RoundResult, Rules, fast_init
 from zackzack.games.errors import (
     DoesNotFit,
     Frozen,
@@ -99,6 +99,7 @@ class RoundStarted(Event):
     kind: ClassVar[str] = "round_started"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Announced(Event):
     """Nobody can act: the automatic step ``step`` (e.g. ``rotate``, ``flip``) runs at ``due``."""
@@ -108,6 +109,7 @@ class Announced(Event):
     kind: ClassVar[str] = "announced"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Cancelled(Event):
     """An accepted action cancelled the countdown of ``step``."""
@@ -116,6 +118,7 @@ class Cancelled(Event):
     kind: ClassVar[str] = "cancelled"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Penalised(Event):
     """``seat`` played a wrong card and is frozen until table time ``until``."""
@@ -173,6 +176,7 @@ class Resumed(Event):
     kind: ClassVar[str] = "resumed"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the match log: at table time ``t``, ``seat`` sent ``action``."""
@@ -182,6 +186,7 @@ class Entry:
     action: Action
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TableView:
     """What a seat (``None``: a spectator) may see of the whole table."""

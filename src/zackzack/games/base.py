@@ -14,7 +14,35 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
+
+_T = TypeVar("_T")
+
+
+def fast_init(cls: type[_T]) -> type[_T]:
+    """Give the frozen slotted dataclass ``cls`` a faster ``__init__`` with the same signature.
+
+    A frozen dataclass's own ``__init__`` calls ``object.__setattr__`` for every field; this
+    one sets each slot through its member descriptor directly, about twice as fast. For the
+    hot value objects (views, events, actions, log entries): simulations make millions.
+    Fields, equality, ``repr`` and ``dataclasses.replace`` stay those of the dataclass.
+    """
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    if hasattr(cls, "__post_init__") or not all(f.init for f in fields) or any(
+            f.default_factory is not dataclasses.MISSING for f in fields):
+        raise TypeError(f"fast_init cannot build {cls.__name__}")
+    names = [f.name for f in fields]
+    scope: dict[str, Any] = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
+    scope.update({f"_default_{f.name}": f.default for f in fields
+                  if f.default is not dataclasses.MISSING})
+    params = "".join(f", {name}=_default_{name}" if f"_default_{name}" in scope else f", {name}"
+                     for name in names)
+    body = "".join(f"\n    _set_{name}(self, {name})" for name in names) or "\n    pass"
+    exec(f"def __init__(self{params}):{body}", scope)  # as dataclasses itself makes __init__
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 class Event:

@@ -44,6 +44,7 @@ from zackzack.games.base import (
     Placing,
     RoundResult,
     check_keys,
+    fast_init,
     flag,
     whole,
 )
@@ -357,6 +358,7 @@ def options_to_json(options: Options) -> dict[str, Any]:
 # Actions ---------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Play(Action):
     """Play face-up ``card`` from one's layout onto discard pile ``pile``, aimed at ``seen``.
@@ -371,6 +373,7 @@ class Play(Action):
     kind: ClassVar[str] = "play"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Move(Action):
     """Move the top card of place ``source`` into the empty place ``target``, revealing one."""
@@ -442,6 +445,7 @@ def action_from_json(data: Any) -> Play | Move | Flip | Reshuffle | EndRound:
 # Events ----------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     """``seat`` played ``card`` from ``place`` onto ``pile``, now at ``version``; ``revealed`` is
@@ -456,6 +460,7 @@ class Played(Event):
     kind: ClassVar[str] = "played"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
     """``seat`` moved ``card`` from place ``source`` into the empty ``target``, revealing one."""
@@ -468,6 +473,7 @@ class Moved(Event):
     kind: ClassVar[str] = "moved"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Flipped(Event):
     """Stalemate: each seat's reserve card turned onto its pile (``None``: none), new versions."""
@@ -477,6 +483,7 @@ class Flipped(Event):
     kind: ClassVar[str] = "flipped"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
     """Both reserves were empty: the piles but their tops are the new reserves (counts only)."""
@@ -486,6 +493,7 @@ class Reshuffled(Event):
     kind: ClassVar[str] = "reshuffled"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """The round is over: the winner (``None``: a dead end) and each layout's cards left."""
@@ -540,6 +548,7 @@ class State:
         return len(self.layouts)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class View:
     """What a seat (``None``: a spectator) sees of a round; in Schnelllauf all of it is public.

@@ -26,6 +26,7 @@ from zackzack.games.base import (
     Placing,
     RoundResult,
     check_keys,
+    fast_init,
     flag,
     whole,
 )
@@ -194,6 +195,7 @@ def options_to_json(options: Options) -> dict[str, Any]:
 # Actions ---------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Play(Action):
     """Play ``card`` from the hand onto the discard pile, aimed at pile version ``seen``."""
@@ -251,6 +253,7 @@ def action_from_json(data: Any) -> Play | Draw | Rotate | EndRound:
 # Events ----------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Played(Event):
     """``seat`` played ``card``; the discard pile is now at ``version``."""
@@ -261,6 +264,7 @@ class Played(Event):
     kind: ClassVar[str] = "played"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
     """``seat`` drew a card (its value only for that seat); ``left`` remain in their pile."""
@@ -274,6 +278,7 @@ class Drew(Event):
         return self if seat == self.seat else Drew(self.seat, None, self.left)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WentOut(Event):
     """``seat`` laid their last card face down on the pile and won the round."""
@@ -282,6 +287,7 @@ class WentOut(Event):
     kind: ClassVar[str] = "went_out"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Rotated(Event):
     """Nichts geht mehr: the bottom card of the discard pile, ``card``, is now on top."""
@@ -292,6 +298,7 @@ class Rotated(Event):
     kind: ClassVar[str] = "rotated"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """The round is over: the winner (``None``: nobody could play) and each hand's minus points."""
@@ -337,6 +344,7 @@ class State:
         return self.discard_pile[-1]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class View:
     """What one seat (``None``: a spectator) may see of a round: own hand, others as counts."""
