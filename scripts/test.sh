@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Install what the tests need (a virtual environment, Debian's chromium) and run them all:
-# ruff, mypy --strict, then pytest (unit, property, server and headless-browser tests).
+# Install what the tests need (a virtual environment, Debian's chromium and postgresql) and run
+# them all: ruff, mypy --strict, then pytest (unit, property, server and headless-browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1; then
+MISSING=""
+command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
+if [ -n "$MISSING" ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $MISSING >/dev/null
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m pip install -q -e '.[test,postgres]'
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy
 .venv/bin/python -m pytest -n 2 -q "$@"
