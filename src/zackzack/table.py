@@ -210,6 +210,7 @@ class TableView:
 
 
 Subscriber = Callable[[list[Event]], object]
+"""Receives each batch of events; subscribers may share one list, so none may change it."""
 ResultHook = Callable[["Table", RoundResult, MatchResult | None], object]
 """Called with each round's result (and the match's, at its end) before anyone is told."""
 
@@ -281,11 +282,11 @@ class Table:
         return self._add(_Subscription(None, callback, everything=True))
 
     def _add(self, subscription: _Subscription) -> Callable[[], None]:
-        self._subscriptions.append(subscription)
+        # The list is replaced, never changed: a publish can go on over the one it started with.
+        self._subscriptions = [*self._subscriptions, subscription]
 
         def unsubscribe() -> None:
-            if subscription in self._subscriptions:
-                self._subscriptions.remove(subscription)
+            self._subscriptions = [s for s in self._subscriptions if s is not subscription]
 
         return unsubscribe
 
@@ -526,9 +527,10 @@ class Table:
             if type(event).seen_by is not _SEEN_BY_ALL:
                 public = False
                 break
-        for subscription in list(self._subscriptions):
+        shared = list(events)  # one list for every subscriber that sees it all
+        for subscription in self._subscriptions:
             if public or subscription.everything:
-                subscription.callback(list(events))
+                subscription.callback(shared)
                 continue
             seat = subscription.seat
             seen = []
