@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
+from heapq import heappop, heappush
 from typing import Protocol
 
 
@@ -64,7 +64,7 @@ class VirtualClock:
             when = self._now
         timer = VirtualTimer(when, callback)
         self._seq += 1
-        heapq.heappush(self._queue, (when, self._seq, timer))
+        heappush(self._queue, (when, self._seq, timer))
         return timer
 
     def call_later(self, delay: float, callback: Callable[[], object]) -> VirtualTimer:
@@ -78,7 +78,7 @@ class VirtualClock:
             when, _, timer = queue[0]
             if until is not None and when > until:
                 return False
-            heapq.heappop(queue)
+            heappop(queue)
             callback = timer.callback
             if callback is not None:
                 timer.callback = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol
 
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec, parse_bot
@@ -53,10 +53,6 @@ class Brain(Protocol):
     def mistake(self, view: Any) -> Action | None: ...
 
 
-class _Seated(Protocol):
-    seat: int
-
-
 BRAINS: dict[str, str] = {
     "unter-spannung": "zackzack.bots.unter_spannung",
     "schnelllauf": "zackzack.bots.schnelllauf",
@@ -65,6 +61,7 @@ BRAINS: dict[str, str] = {
 
 _CHANGE, _OWN, _START, _END = 1, 2, 3, 4
 _LOW = (1 << QUANTILE_BITS) - 1
+_TWO_DRAWS = 2 * QUANTILE_BITS
 _brains: dict[str, tuple[type[Brain], dict[type[Event], int]]] = {}
 
 
@@ -146,8 +143,11 @@ class Bot:
             code = codes.get(type(event))
             if code is None:
                 continue
-            if code == _CHANGE or (code == _OWN and cast(_Seated, event).seat == self.seat):
+            if code == _CHANGE:
                 changed = True
+            elif code == _OWN:  # an OWN event has a seat (typing.cast would cost a call here)
+                if event.seat == self.seat:  # type: ignore[attr-defined]
+                    changed = True
             elif code == _START:
                 self._start()
                 return
@@ -182,7 +182,7 @@ class Bot:
         timer = self._timer
         if timer is not None:
             timer.cancel()
-        draw = self._bits(2 * QUANTILE_BITS)
+        draw = self._bits(_TWO_DRAWS)
         clock = self._clock
         when = clock.time() + self._think[draw & _LOW] * self._scale
         if not self._landing:
