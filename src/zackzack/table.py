@@ -268,7 +268,10 @@ class Table:
 
     @property
     def state(self) -> Any:
-        """The current round's state (private to the table, the rules and replays)."""
+        """The current round's state (private to the table, the rules and replays).
+
+        The table's own hot paths read ``match.round`` directly: one call less per action.
+        """
         return self.match.round
 
     def subscribe(self, seat: int | None, callback: Subscriber) -> Callable[[], None]:
@@ -360,7 +363,7 @@ class Table:
             raise OneHand(f"one hand only: wait {self.last_action[seat] + ONE_HAND_PAUSE_MS - t}"
                           " ms more")
         try:
-            events = self.rules.apply(self.state, seat, action)
+            events = self.rules.apply(self.match.round, seat, action)
         except TooLate as late:
             pile = getattr(action, "pile", 0)
             seen: int = getattr(action, "seen", 0)
@@ -418,7 +421,7 @@ class Table:
     def _after(self, events: list[Event], t: int) -> None:
         """Bookkeeping after accepted events: versions, round end, the next automatic step."""
         self._note_versions(t)
-        if self.state.over:
+        if self.match.round.over:
             self._cancel("step")
             self.countdown = None
             events = events + self._finish_round(t)
@@ -427,13 +430,13 @@ class Table:
         self._publish(events)
 
     def _note_versions(self, t: int) -> None:
-        for pile, version in enumerate(self.rules.versions(self.state)):
+        for pile, version in enumerate(self.rules.versions(self.match.round)):
             times = self._since[pile]
             while len(times) <= version:
                 times.append(t)
 
     def _plan_step(self, events: list[Event], t: int) -> list[Event]:
-        step = self.rules.pending(self.state)
+        step = self.rules.pending(self.match.round)
         if step is None and self.countdown is None:
             return events  # the common case: play goes on
         if self.countdown is not None:
