@@ -73,23 +73,33 @@ class VirtualClock:
 
     def step(self, until: float | None = None) -> bool:
         """Run the next timer due by ``until``; ``False`` when there is none."""
+        return self._run(until, once=True)
+
+    def run(self, until: float | None = None, stop: Callable[[], bool] | None = None) -> None:
+        """Run timers in time order until none is due by ``until`` or ``stop()`` is true."""
+        if stop is None:
+            self._run(until, once=False)
+        else:
+            while not stop() and self._run(until, once=True):
+                pass
+        if until is not None and until > self._now and (stop is None or not stop()):
+            self._now = until
+
+    def _run(self, until: float | None, once: bool) -> bool:
+        """Run the timers due by ``until`` (only the next one if ``once``); whether any ran."""
         queue = self._queue
+        ran = False
         while queue:
             when, _, timer = queue[0]
             if until is not None and when > until:
-                return False
+                break
             heappop(queue)
             callback = timer.callback
             if callback is not None:
                 timer.callback = None
                 self._now = when
                 callback()
-                return True
-        return False
-
-    def run(self, until: float | None = None, stop: Callable[[], bool] | None = None) -> None:
-        """Run timers in time order until none is due by ``until`` or ``stop()`` is true."""
-        while (stop is None or not stop()) and self.step(until):
-            pass
-        if until is not None and until > self._now and (stop is None or not stop()):
-            self._now = until
+                if once:
+                    return True
+                ran = True
+        return ran

@@ -24,7 +24,7 @@ from zackzack.bots import Bot, BotSpec, parse_bot
 from zackzack.clock import VirtualClock
 from zackzack.games import game
 from zackzack.games.base import Event
-from zackzack.table import Phase, RoundScored, Table
+from zackzack.table import RoundScored, Table
 
 __all__ = ["Config", "MatchRecord", "RoundRecord", "match_seed", "parse_bot", "parse_options",
            "play_match", "simulate"]
@@ -145,10 +145,7 @@ def play_match(config: Config, index: int) -> MatchRecord:
     rng = random.Random(seed ^ 0x5EED)
     bots = [Bot(table, seat, spec, rng) for seat, spec in enumerate(config.bots)]
     table.start()
-    step = clock.step
-    limit = MAX_GAME_HOURS * 3600.0
-    while table.phase is not Phase.OVER and step(limit):
-        pass
+    clock.run(until=MAX_GAME_HOURS * 3600.0)  # the bots and the table stop at the match's end
     result = table.match.result
     if result is None:  # a bug in a bot or the rules: say which match, to replay it
         why = "ran too long" if clock.step() else "stalled: nobody acts"
