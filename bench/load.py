@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -94,14 +95,12 @@ def encode(message: dict[str, Any]) -> str:
     return msgspec.json.encode(message).decode()
 
 
-def allowed(top: str, cache: dict[str, frozenset[int]] = {}) -> frozenset[int]:  # noqa: B006
+@functools.cache
+def allowed(top: str) -> frozenset[int]:
     """The values that fit on ``top`` ("7±2": 5 and 9, wrapped into 1…10)."""
-    found = cache.get(top)
-    if found is None:
-        value, _, spread = top.partition("±")
-        v, s = int(value), int(spread)
-        found = cache[top] = frozenset(((v + s - 1) % 10 + 1, (v - s - 1) % 10 + 1))
-    return found
+    value, _, spread = top.partition("±")
+    v, s = int(value), int(spread)
+    return frozenset(((v + s - 1) % 10 + 1, (v - s - 1) % 10 + 1))
 
 
 def choose(view: View) -> str | None:
@@ -242,7 +241,7 @@ class Generator:
     async def grow(self, connections: int) -> None:
         """Open tables until there are ``connections`` clients (a few tables at a time)."""
         while len(self.players) < connections:
-            batch = min(10, (connections - len(self.players)) // 4)
+            batch = min(10, -(-(connections - len(self.players)) // 4))
             tables = await asyncio.gather(*(self.table(len(self.players) // 4 + i)
                                             for i in range(batch)))
             self.players.extend(p for table in tables for p in table)
@@ -398,7 +397,7 @@ def run(args: argparse.Namespace) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", default="250,500,1000,2000",
-                        help="client counts to ramp through (multiples of 4)")
+                        help="client counts to ramp through (rounded up to tables of 4)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per step")
     parser.add_argument("--every", type=float, default=1.0,
                         help="mean seconds between one client's actions (0.5–1.5× jitter)")
