@@ -217,7 +217,7 @@ class Lobby:
         table = restore(match_log, self.clock)
         room = self._room(record.code, record.game, match_log.options, seats, creator,
                           record.title, record.private, table)
-        room.restored(match_id, len(match_log.actions), len(record.rounds))
+        room.restored(match_id, match_log, len(record.rounds))
         return room.code
 
     def rematch(self, viewer: Viewer, old: Room) -> Room:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction
+from zackzack.matchlog import MatchLog, replay
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.logs import event
@@ -32,7 +33,7 @@ from zackzack.server.protocol import (
     encode,
 )
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
-from zackzack.table import Entry, MatchEnded, Phase, Resumed, Settings, Table
+from zackzack.table import Entry, MatchEnded, Phase, Resumed, RoundScored, Settings, Table
 
 LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
                           "resumed"})
@@ -332,23 +333,26 @@ class Room:
                 rng = random.Random(secrets.randbits(64))
                 self._bots.append(self.bots.make(self.table, index, seat.bot, rng))
 
-    def restored(self, match_id: str, entries: int, stored: int) -> None:
-        """The room was rebuilt from the log of ``match_id`` (``entries`` actions, ``stored``
-        round results)."""
-        self.match_id, self.entries = match_id, entries
+    def restored(self, match_id: str, log: MatchLog, stored: int) -> None:
+        """The room was rebuilt from ``log``, the log of ``match_id`` (of which ``stored``
+        round results are in the store)."""
+        self.match_id, self.entries = match_id, len(log.actions)
         self.start_bots()
         self._stand_in_or_not()
-        for number, result in enumerate(self.table.match.results, start=1):
-            if number > stored:  # the crash came between the round's last action and its result
-                final = self.table.match.result if number == len(self.table.match.results) \
-                    else None
-                self._on_result(self.table, result, final)
-        if self.phase is Phase.OVER:
+        missing = self.table.match.results[stored:]
+        if missing:  # the crash came between a round's last action and its result
+            totals = {event.result.number: event.totals for step in replay(log).steps
+                      for event in step.events if isinstance(event, RoundScored)}
+            for result in missing:
+                self._store_round(result, totals[result.number])
+        final = self.table.match.result
+        if final is not None:  # the log ends the match, but the store did not say so yet
+            self._store_end(final)
             self.over_since = self.clock.time()
             self.stop_bots()
         elif not any(seat.player for seat in self.seats):
             self.table.resume(RESUME_MS)  # bots only: they go on by themselves
-        event("table_restored", code=self.code, match=match_id, actions=entries,
+        event("table_restored", code=self.code, match=match_id, actions=self.entries,
               phase=self.phase.value)
 
     def seat_records(self) -> tuple[SeatRecord, ...]:
@@ -388,13 +392,21 @@ class Room:
         if self.match_id is None or self.closed:
             return
         self.journal.flush()  # the actions first: a stored result always has its whole log
-        totals = table.match.totals
-        self.store.record_round(self.match_id, RoundRecord(
-            result.number, result.winner, result.reason, result.scores, tuple(totals)))
+        self._store_round(result, tuple(table.match.totals))
         if final is not None:
-            self.store.finish_match(self.match_id, Status.OVER, table.now, to_json(final))
-            event("match_stored", code=self.code, match=self.match_id, status="over",
-                  actions=self.entries, rounds=len(table.match.results))
+            self._store_end(final)
+
+    def _store_round(self, result: RoundResult, totals: tuple[int, ...]) -> None:
+        assert self.match_id is not None
+        self.store.record_round(self.match_id, RoundRecord(
+            result.number, result.winner, result.reason, result.scores, totals))
+
+    def _store_end(self, final: MatchResult) -> None:
+        """The match is over: store its result."""
+        assert self.match_id is not None
+        self.store.finish_match(self.match_id, Status.OVER, self.table.now, to_json(final))
+        event("match_stored", code=self.code, match=self.match_id, status="over",
+              actions=self.entries, rounds=len(self.table.match.results))
 
     def _on_events(self, seat: int | None, events: list[Event]) -> None:
         """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
