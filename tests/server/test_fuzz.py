@@ -36,9 +36,6 @@ from zackzack.table import Settings
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
 
-CLOSES = {1007, 1009}
-"""Close codes the rule allows: not UTF-8 (1007), a frame over 64 KiB (1009)."""
-
 
 class Live:
     """The app under uvicorn on a free loopback port, in a thread of this process."""
@@ -211,21 +208,16 @@ def test_fuzzed_frames_change_nothing(arena: Arena, frame: tuple[str, Any]) -> N
                    (arena.paused_code, arena.bots_code))
             assume(parsed.get("type") != "create" or str(parsed.get("game")) not in GAMES)
     too_big = len(payload.encode() if isinstance(payload, str) else payload) > 65_536
-    try:
-        if kind == "binary":
-            arena.fuzzer.send(payload)
-        elif kind == "not-utf8":
-            arena.fuzzer.send(payload, text=True)
-        else:
-            arena.fuzzer.send(payload)
-        replies = arena.barrier()
-    except ConnectionClosed as closed:
-        code = closed.rcvd.code if closed.rcvd else None
-        assert code in CLOSES, (code, kind)
-        assert code == (1007 if kind == "not-utf8" else 1009) or too_big
+    arena.fuzzer.send(payload, text=kind != "binary")
+    if kind == "not-utf8" or too_big:  # the server hangs up: 1007 or 1009
+        with pytest.raises(ConnectionClosed) as closed:
+            arena.fuzzer.recv(5)
+        code = closed.value.rcvd.code if closed.value.rcvd else None
+        # uvicorn closes the socket right after its close frame: it may arrive, or a reset
+        assert code in (None, 1007 if kind == "not-utf8" else 1009), (code, kind)
         arena.reconnect()
     else:
-        assert kind != "not-utf8" and not too_big
+        replies = arena.barrier()
         assert [m["type"] for m in replies if m["type"] not in ("lobby",)] in (
             [], ["error"], ["pong"]), replies
         for message in replies:

@@ -34,7 +34,7 @@ def test_a_broken_log_is_stored_as_abandoned_and_the_others_come_back(store: Sto
     world = World(store, settings=Settings())
     anna, _, good = two_at_a_table(world)
     anna.send(type="start")
-    carla, _, bad = two_at_a_table(world)
+    carla, _, _ = two_at_a_table(world)
     carla.send(type="start")
     anna.act({"type": "draw"})
     carla.act({"type": "draw"})
