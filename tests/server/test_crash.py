@@ -72,6 +72,13 @@ def test_kill_9_during_live_games_loses_nothing(tmp_path: Path) -> None:
     with serve(db) as (url, process):
         before = run_async(play_until_killed(url, process))
     assert process.returncode == -signal.SIGKILL
+    assert process.stderr is not None
+    logged = [json.loads(line) for line in process.stderr.read().splitlines()
+              if line.startswith("{")]
+    assert {"table_created", "match_started", "match_stored"} <= {e.get("event") for e in logged}
+    secrets = [t.partition(".")[2] for table in before["running"].values()
+               for t in table["people"].values()]
+    assert secrets and not any(secret in json.dumps(logged) for secret in secrets)
 
     store = Store(database_url(str(db)))
     finished = before["finished"]
