@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +18,12 @@ import websockets
 from starlette.websockets import WebSocketState
 
 from server.kit import run_async
+from server.wire import Live, RawClient
 from zackzack.server.botmaker import Bots
 from zackzack.server.connection import TOO_SLOW, Connection, ConnectionState
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
-from zackzack.server.lobby import Lobby
+from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
 from zackzack.store import Store
 from zackzack.table import Settings
@@ -171,3 +173,47 @@ def test_zackzack_serve_prints_its_address_and_serves(served: str) -> None:
     welcome, code = run_async(talk())
     assert welcome["type"] == "welcome" and welcome["name"] == "Anna"
     assert code == 1009
+
+
+def test_a_browser_that_stops_reading_over_a_real_socket(tmp_path: Path) -> None:
+    """The same through uvicorn and the kernel: two lobby watchers stop reading while a
+    busy lobby (hundreds of tables, the whole list every 5 ms) fills their sockets."""
+    limits = Limits(backlog=8, stuck_seconds=1.5, tables_per_player=1000, rate=1e6,
+                    burst=10**6)
+    live = Live(tmp_path / "z.db", limits, Timing(lobby_every=0.005))
+    try:
+        late, stuck = RawClient(live.port), RawClient(live.port)
+        for raw in (late, stuck):
+            raw.send(type="hello", name="Slow")
+            raw.send(type="lobby")
+        creator = live.connect("Anna")
+        connections = live.state.connections
+
+        def behind() -> int:
+            return sum(c.state is ConnectionState.BEHIND for c in list(connections))
+
+        made = 0
+        deadline = time.monotonic() + 20
+        while behind() < 2:
+            assert time.monotonic() < deadline, "the lobby did not fill the sockets"
+            began = time.monotonic()
+            creator.send(json.dumps({"type": "create", "game": "schnelllauf",
+                                     "title": f"Tisch {made:03} " + "x" * 20}))
+            while json.loads(creator.recv(5))["type"] != "table":
+                pass
+            assert time.monotonic() - began < 0.5, made  # Anna waits for nobody
+            made += 1
+        frames = late.read(1.0)  # the late one reads again: old frames, then the list afresh
+        lists = [json.loads(data) for op, data in frames if op == 1]
+        assert lists and lists[-1]["type"] == "lobby"
+        assert len(lists[-1]["tables"]) == len(live.state.lobby.rooms) == made
+        deadline = time.monotonic() + limits.stuck_seconds + 3  # (+ 2 s to try a close frame)
+        while len(connections) > 2:  # the stuck one is closed; the late one is fine
+            assert time.monotonic() < deadline, "the stuck client was not closed"
+            time.sleep(0.05)
+        assert all(c.state is ConnectionState.OPEN for c in connections)
+        codes = [int.from_bytes(data[:2], "big") for op, data in stuck.read(2) if op == 8]
+        assert codes in ([], [TOO_SLOW])  # its close frame, unless it never got through
+        creator.close()
+    finally:
+        live.stop()

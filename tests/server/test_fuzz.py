@@ -11,67 +11,25 @@ server stays up, no running game changes, and other clients see nothing of it.
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
+from server.wire import Live
 from zackzack.games import GAMES
 from zackzack.games.base import to_json
-from zackzack.server.app import Config, Server, create_app
 from zackzack.server.limits import Limits
 from zackzack.server.protocol import ERRORS
 from zackzack.server.room import Room
-from zackzack.table import Settings
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
-
-
-class Live:
-    """The app under uvicorn on a free loopback port, in a thread of this process."""
-
-    def __init__(self, db: Path) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        limits = Limits(rate=1e6, burst=10**6, refused_to_close=10**6)
-        self.app = create_app(Config(db=str(db), settings=Settings(), limits=limits))
-        self.server = uvicorn.Server(uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning",
-            ws_max_size=limits.frame_bytes))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline
-            time.sleep(0.01)
-
-    @property
-    def state(self) -> Server:
-        server: Server = self.app.state.server
-        return server
-
-    def connect(self, name: str | None = "Fuzz") -> ClientConnection:
-        ws = connect(f"ws://127.0.0.1:{self.port}/ws", max_size=None, compression=None,
-                     close_timeout=2)
-        if name is not None:
-            ws.send(json.dumps({"type": "hello", "name": name}))
-            assert json.loads(ws.recv(5))["type"] == "welcome"
-        return ws
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 def until_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
@@ -135,7 +93,8 @@ class Arena:
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    live = Live(tmp_path_factory.mktemp("fuzz") / "z.db")
+    limits = Limits(rate=1e6, burst=10**6, refused_to_close=10**6)
+    live = Live(tmp_path_factory.mktemp("fuzz") / "z.db", limits)
     try:
         yield Arena(live)
     finally:

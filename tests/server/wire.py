@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
+import os
 import re
+import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 import websockets
 from websockets.asyncio.client import ClientConnection
+from websockets.sync.client import ClientConnection as SyncConnection
+from websockets.sync.client import connect
 
 from server.kit import us_action
+from zackzack.server.app import Config, Server, create_app
+from zackzack.server.limits import Limits
+from zackzack.server.lobby import Timing
+from zackzack.table import Settings
 
 
 @contextlib.contextmanager
@@ -132,3 +144,95 @@ class Scripted:
             await self.ws.close()
         if self._reader is not None:
             await self._reader
+
+
+class Live:
+    """The app under uvicorn on a free loopback port, in a thread of this process."""
+
+    def __init__(self, db: Path, limits: Limits, timing: Timing | None = None) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.app = create_app(Config(db=str(db), settings=Settings(), limits=limits,
+                                     timing=timing or Timing()))
+        self.server = uvicorn.Server(uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning",
+            ws_max_size=limits.frame_bytes))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline
+            time.sleep(0.01)
+
+    @property
+    def state(self) -> Server:
+        """What the server holds (its lobby, its connections)."""
+        server: Server = self.app.state.server
+        return server
+
+    def connect(self, name: str | None = "Fuzz") -> SyncConnection:
+        """A websocket (greeted as ``name``) whose client reads everything in a thread."""
+        ws = connect(f"ws://127.0.0.1:{self.port}/ws", max_size=None, compression=None,
+                     close_timeout=2)
+        if name is not None:
+            ws.send(json.dumps({"type": "hello", "name": name}))
+            assert json.loads(ws.recv(5))["type"] == "welcome"
+        return ws
+
+    def stop(self) -> None:
+        """Stop the server."""
+        self.server.should_exit = True
+        self.thread.join(10)
+
+class RawClient:
+    """A websocket client on a bare socket that reads only when told to (a stuck browser)."""
+
+    def __init__(self, port: int, receive_buffer: int = 4096) -> None:
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket"
+                           f"\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(1)
+        assert self.buffer.startswith(b"HTTP/1.1 101"), self.buffer
+        self.buffer = b""
+
+    def send(self, **message: Any) -> None:
+        """Send one masked text frame."""
+        data = json.dumps(message).encode()
+        assert len(data) < 126
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        self.sock.sendall(bytes([0x81, 0x80 | len(data)]) + mask + masked)
+
+    def read(self, seconds: float) -> list[tuple[int, bytes]]:
+        """Read for ``seconds`` (or until the server closes): the frames (opcode, payload)."""
+        self.sock.settimeout(0.05)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except TimeoutError:
+                continue
+            except ConnectionError:
+                break
+            if not chunk:
+                break
+            self.buffer += chunk
+        frames = []
+        while len(self.buffer) >= 2:
+            length, start = self.buffer[1] & 0x7F, 2
+            if length == 126:
+                length, start = int.from_bytes(self.buffer[2:4], "big"), 4
+            elif length == 127:
+                length, start = int.from_bytes(self.buffer[2:10], "big"), 10
+            if len(self.buffer) < start + length:
+                break
+            frames.append((self.buffer[0] & 0x0F, self.buffer[start:start + length]))
+            self.buffer = self.buffer[start + length:]
+        return frames
