@@ -358,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
           f"each client acts every {args.every} s on average; {args.seconds} s per step; "
           f"server idle RSS {base_rss / 2**20:.1f} MiB")
     print("| clients | tables | acts/s | act→ack p50 / p99 / max ms | act→others p50 / p99 / "
-          "max ms | errors | lost | server CPU | server RSS | KiB/conn | gen lag p99 ms |")
+          "max ms | errors | lost | server CPU | server RSS | KiB/conn | gen lag p99 / max ms |")
     print("|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|")
     cpu0 = wall0 = 0.0
     try:
@@ -381,7 +381,8 @@ def run(args: argparse.Namespace) -> int:
                       f"{a['p50']:.1f} / {a['p99']:.1f} / {a['max']:.0f} | "
                       f"{u['p50']:.1f} / {u['p99']:.1f} / {u['max']:.0f} | "
                       f"{r['errors'] + r['closed']} | {r['lost']} | {cpu * 100:.0f}% | "
-                      f"{rss / 2**20:.0f} MiB | {per:.1f} | {lag['p99']:.1f} |", flush=True)
+                      f"{rss / 2**20:.0f} MiB | {per:.1f} | {lag['p99']:.1f} / {lag['max']:.0f} |",
+                      flush=True)
     finally:
         for process in (generator, server):
             if process.poll() is None:
