@@ -10,7 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -40,7 +43,7 @@ log = logging.getLogger(__name__)
 
 WEB_DIR = Path(zackzack.__file__).parent / "web"
 """The browser client, shipped inside the package."""
-CHECKPOINT_EVERY = 2.0
+CHECKPOINT_EVERY = 1.0
 """Seconds between two checkpoints of SQLite's write-ahead log (in a worker thread)."""
 
 
@@ -140,13 +143,23 @@ async def _sweep(lobby: Lobby, every: float) -> None:
             event("tables_swept", codes=closed)
 
 
+def _background() -> None:
+    """Run this worker thread at the lowest priority: the event loop always goes first."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
 async def _checkpoint(store: Store, every: float) -> None:
-    while True:
-        await asyncio.sleep(every)
-        try:
-            await asyncio.to_thread(store.checkpoint)
-        except Exception:
-            log.exception("checkpointing the database failed")
+    """Checkpoint the database now and then in a low-priority thread of its own (copying the
+    write-ahead log takes CPU time that the tables should not wait for)."""
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(1, "zackzack-checkpoint", initializer=_background) as worker:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await loop.run_in_executor(worker, store.checkpoint)
+            except Exception:
+                log.exception("checkpointing the database failed")
 
 
 def default_bots() -> BotMaker:
