@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import socket
 import sys
+import webbrowser
 from typing import Any
 
 import uvicorn
@@ -34,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="change one limit per connection or client, e.g. "
                              "connections_per_ip=256 (docs/operations.md lists them); "
                              "repeatable")
+    parser.add_argument("--open", action="store_true",
+                        help="open the lobby in your web browser once the server listens")
 
 
 def parse_limits(pairs: list[str]) -> Limits:
@@ -79,8 +82,12 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    print(f"zackzack: serving on http://{shown}:{port}/  (database: {_safe(url)}; "
-          "Ctrl-C stops)", flush=True)
+    address = f"http://{shown}:{port}/"
+    print(f"zackzack: serving on {address}  (database: {_safe(url)}; Ctrl-C stops)",
+          flush=True)
+    if args.open and not webbrowser.open(address):
+        print(f"zackzack: found no web browser to open; open {address} yourself",
+              file=sys.stderr)
     server = uvicorn.Server(uvicorn.Config(
         create_app(config), log_level="warning", ws_max_size=limits.frame_bytes,
         ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3))
