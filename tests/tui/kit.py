@@ -98,11 +98,12 @@ def recording(rules: Rules, options: Any, bots: dict[int, BotMaker], *, two: boo
                      first_round=deal)
 
 
-def us_deal(hands: Sequence[str], draw_piles: Sequence[str], discard_pile: str) -> us.State:
+def us_deal(hands: Sequence[str], draw_piles: Sequence[str], discard_pile: str,
+            penalty_ms: int = 1000) -> us.State:
     """An Unter Spannung round laid out exactly; the deck is the cards named."""
     groups = [text.split() for text in (*hands, *draw_piles, discard_pile)]
     deck = tuple(us.Card.parse(card) for group in groups for card in group)
-    options = us.Options(players=len(hands), deck=deck, penalty_ms=1000)
+    options = us.Options(players=len(hands), deck=deck, penalty_ms=penalty_ms)
     return us.parse_deal({"hands": groups[:len(hands)],
                           "draw_piles": groups[len(hands):-1],
                           "discard_pile": groups[-1]}, options)

@@ -94,7 +94,9 @@ async def test_a_whole_round_of_schnelllauf_by_keys() -> None:
 
 
 async def test_a_wrong_card_freezes_and_says_so() -> None:
-    deal = us_deal(["3±1 8±2 4±1", "6±1 9±3 4±2"], ["1±1 4±3", "2±2 7±1"], "5±2")
+    # A long freeze, so that "still frozen" holds however slowly a loaded machine runs.
+    deal = us_deal(["3±1 8±2 4±1", "6±1 9±3 4±2"], ["1±1 4±3", "2±2 7±1"], "5±2",
+                   penalty_ms=4000)
     game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
     app = PlayApp("en", lambda: game)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -105,7 +107,9 @@ async def test_a_wrong_card_freezes_and_says_so() -> None:
         assert "frozen" in text(app.screen.query_one(UsBoard).render())
         await pilot.press("1")  # still frozen; the stronger message stays
         assert game.refusals[-1] == (0, "frozen") and "Does not fit" in shown(app, "#feedback")
-        await until(pilot, lambda: game.now() > 1100)
+        frozen_until = game.view(0).frozen_until[0]  # type: ignore[union-attr]
+        assert frozen_until >= 4000
+        await until(pilot, lambda: game.now() > frozen_until, timeout=15)
         await pilot.press("1")  # 3±1 fits 5±2 (5 - 2)
         assert game.played(0) == 1
         view = game.view(0)
