@@ -110,8 +110,13 @@ def test_playing_a_card_already_played_and_replaying_an_old_action(world: World)
         assert again[-1]["ok"] is False and again[-1]["code"] == "not_your_card"
         assert snapshot(room) == before
     played = room.table.state.discard_pile[-1]
-    refused(ben, room, {"type": "play", "card": str(played), "seen": room.table.state.version},
-            "not_your_card" if played not in room.table.state.hands[1] else "does_not_fit")
+    ben_card = {"type": "play", "card": str(played), "seen": room.table.state.version}
+    if played not in room.table.state.hands[1]:
+        refused(ben, room, ben_card, "not_your_card")
+    else:  # Ben holds an equal card of his own: playing it is a wrong card, and freezes him
+        ack = ben.act(ben_card)
+        assert ack["ok"] is False and ack["code"] == "does_not_fit"
+        assert room.table.frozen_until[1] > 0 and played in room.table.state.hands[1]
 
 
 def test_acting_during_a_freeze(world: World) -> None:
