@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from zackzack.games.errors import LogError
+
 _T = TypeVar("_T")
 
 
@@ -257,6 +259,35 @@ def whole(data: Mapping[str, Any], key: str, where: str, low: int, high: int,
     if not low <= value <= high:
         raise ValueError(f"{where}: {key} must be between {low} and {high}, got {value}")
     return value
+
+
+def parse_cards(data: Any, where: str, parse: Callable[[str], _T], example: str) -> list[_T]:
+    """``data`` as a list of cards read by ``parse``; an error names the card's place."""
+    if not isinstance(data, list):
+        raise ValueError(f"{where}: expected a list of cards like '{example}'")
+    result = []
+    for i, text in enumerate(data):
+        try:
+            result.append(parse(text))
+        except ValueError as error:
+            raise ValueError(f"{where}[{i}]: {error}") from None
+    return result
+
+
+def check_cards(found: Counter[Any], deck: Counter[Any], where: str) -> None:
+    """Raise ``LogError`` naming the cards missing from or extra in a deal."""
+    missing, extra = deck - found, found - deck
+    problems = []
+    if missing:
+        problems.append("cards missing from the deal: " + _card_counts(missing))
+    if extra:
+        problems.append("cards not in the deck or in two places: " + _card_counts(extra))
+    if problems:
+        raise LogError(f"{where}: " + "; ".join(problems))
+
+
+def _card_counts(counter: Counter[Any]) -> str:
+    return ", ".join(f"{card} ×{n}" if n > 1 else str(card) for card, n in sorted(counter.items()))
 
 
 def flag(data: Mapping[str, Any], key: str, where: str, default: bool) -> bool:

@@ -43,9 +43,11 @@ from zackzack.games.base import (
     MatchResult,
     Placing,
     RoundResult,
+    check_cards,
     check_keys,
     fast_init,
     flag,
+    parse_cards,
     whole,
 )
 from zackzack.games.errors import (
@@ -62,7 +64,6 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
-from zackzack.games.unter_spannung import check_cards
 
 INFO = GameInfo("schnelllauf", "Schnelllauf", min_players=2, max_players=2)
 PLACES = 5
@@ -874,15 +875,7 @@ def cards(state: State) -> Counter[Card]:
 
 
 def _card_list(data: Any, where: str) -> list[Card]:
-    if not isinstance(data, list):
-        raise ValueError(f"{where}: expected a list of cards like '7h'")
-    result = []
-    for i, text in enumerate(data):
-        try:
-            result.append(Card.parse(text))
-        except ValueError as error:
-            raise ValueError(f"{where}[{i}]: {error}") from None
-    return result
+    return parse_cards(data, where, Card.parse, "7h")
 
 
 def _two(data: Mapping[str, Any], key: str) -> list[Any]:

@@ -25,9 +25,11 @@ from zackzack.games.base import (
     MatchResult,
     Placing,
     RoundResult,
+    check_cards,
     check_keys,
     fast_init,
     flag,
+    parse_cards,
     whole,
 )
 from zackzack.games.errors import (
@@ -532,15 +534,7 @@ def cards(state: State) -> Counter[Card]:
 
 
 def _cards(data: Any, where: str) -> list[Card]:
-    if not isinstance(data, list):
-        raise ValueError(f"{where}: expected a list of cards like '7±2'")
-    result = []
-    for i, text in enumerate(data):
-        try:
-            result.append(Card.parse(text))
-        except ValueError as error:
-            raise ValueError(f"{where}[{i}]: {error}") from None
-    return result
+    return parse_cards(data, where, Card.parse, "7±2")
 
 
 def parse_deal(data: Any, options: Options) -> State:
@@ -577,22 +571,6 @@ def _seats(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"deal.{key}: expected one list per seat")
     return value
-
-
-def check_cards(found: Counter[Any], deck: Counter[Any], where: str) -> None:
-    """Raise ``LogError`` naming the cards missing from or extra in a deal."""
-    missing, extra = deck - found, found - deck
-    problems = []
-    if missing:
-        problems.append("cards missing from the deal: " + _list(missing))
-    if extra:
-        problems.append("cards not in the deck or in two places: " + _list(extra))
-    if problems:
-        raise LogError(f"{where}: " + "; ".join(problems))
-
-
-def _list(counter: Counter[Any]) -> str:
-    return ", ".join(f"{card} ×{n}" if n > 1 else str(card) for card, n in sorted(counter.items()))
 
 
 def deal_to_json(state: State) -> dict[str, Any]:
