@@ -189,7 +189,10 @@ def test_after_the_fuzzing_the_games_and_the_others_saw_nothing(arena: Arena) ->
     test_fuzzed_frames_change_nothing(arena)  # type: ignore[call-arg]  # run the fuzzing first
     room = arena.live.state.lobby.rooms[arena.bots_code]
     played = len(room.table.log)
-    time.sleep(1.0)
+    deadline = time.monotonic() + 15  # long enough for a pause between rounds
+    while len(room.table.log) == played and room.phase.value != "over" \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert len(room.table.log) > played or room.phase.value == "over"  # the bots play on
     assert arena.snapshot() == arena.before  # the paused table did not move
     with pytest.raises(TimeoutError):
