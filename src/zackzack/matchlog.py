@@ -90,11 +90,14 @@ def parse_log(data: Any) -> MatchLog:
 
 def _settings(data: Any) -> Settings:
     where = "log.table"
-    check_keys(data, where, {"start_ms", "between_rounds_ms", "late_grace_ms"})
-    return Settings(
+    check_keys(data, where, {"start_ms", "between_rounds_ms", "late_grace_ms",
+                             "compensation_ms", "revision"})
+    return Settings(  # a log without the newer settings was made before they existed
         start_ms=whole(data, "start_ms", where, 0, 600_000, 0),
         between_rounds_ms=whole(data, "between_rounds_ms", where, 0, 600_000, 0),
         late_grace_ms=whole(data, "late_grace_ms", where, 0, 600_000, 1000),
+        compensation_ms=whole(data, "compensation_ms", where, 0, 600_000, 0),
+        revision=whole(data, "revision", where, 1, 2, 1),
     )
 
 

@@ -63,17 +63,24 @@ class Settings:
 
     ``late_grace_ms``: a card aimed at a pile version that was replaced longer ago than this
     is a wrong card, not one that was too late (otherwise a client could dodge every penalty
-    by naming an old version).
+    by naming an old version). ``compensation_ms``: the most lag credit one action gets
+    (``zackzack.race.Arbiter``; 0: cards are judged as they arrive). ``revision`` of these
+    digital rules: 2 keeps the one-hand pause after refused actions too; 1 is how logs made
+    before that replay (``docs/fairness.md``).
     """
 
     start_ms: int = 0
     between_rounds_ms: int = 0
     late_grace_ms: int = 1000
+    compensation_ms: int = 250
+    revision: int = 2
 
     def __post_init__(self) -> None:
-        for name in ("start_ms", "between_rounds_ms", "late_grace_ms"):
+        for name in ("start_ms", "between_rounds_ms", "late_grace_ms", "compensation_ms"):
             if not 0 <= getattr(self, name) <= 600_000:
                 raise ValueError(f"table setting {name} must be between 0 and 600000 ms")
+        if self.revision not in (1, 2):
+            raise ValueError("table setting revision must be 1 or 2")
 
 
 LIVE = Settings(start_ms=3000, between_rounds_ms=8000)
@@ -257,6 +264,8 @@ class Table:
         self._subscriptions: list[_Subscription] = []
         self._due: list[_Due] = []
         self._since: list[list[int]] = []
+        self._by: list[list[int | None]] = []
+        """Per pile and version: the seat whose action made it (``None``: the table)."""
         self._one_hand = [options.one_hand(seat) for seat in range(self.players)]
         self._next_round_at: int | None = None
         self._starts_at: int | None = None
@@ -364,19 +373,16 @@ class Table:
                           " ms more")
         try:
             events = self.rules.apply(self.match.round, seat, action)
-        except TooLate as late:
-            pile = getattr(action, "pile", 0)
-            seen: int = getattr(action, "seen", 0)
-            replaced = self._since[pile][seen + 1]
-            if t - replaced <= self.settings.late_grace_ms:
-                raise
-            self._penalise(seat, t)
-            raise DoesNotFit(f"{late} {t - replaced} ms ago: that is too long") from None
-        except DoesNotFit:
-            self._penalise(seat, t)
+        except (TooLate, DoesNotFit) as miss:
+            if self.settings.revision > 1:
+                self.last_action[seat] = t
+            self._judge_miss(seat, action, miss, t)
+        except IllegalAction:
+            if self.settings.revision > 1:
+                self.last_action[seat] = t
             raise
         self.last_action[seat] = t
-        self._after(events, t)
+        self._after(events, t, seat)
         return events
 
     def pause(self, at: int | None = None) -> None:
@@ -412,15 +418,41 @@ class Table:
 
     # Inside ------------------------------------------------------------------------------
 
+    def _judge_miss(self, seat: int, action: Action, miss: IllegalAction, t: int) -> None:
+        """Raise ``TooLate`` (who won, by how much) or penalise and raise ``DoesNotFit``.
+
+        The card was too late if it fitted the version it names (``seen``: see ``aim``),
+        replaced at most ``late_grace_ms`` ago.
+        """
+        if not isinstance(miss, TooLate):
+            self._penalise(seat, t)
+            raise miss
+        pile: int = getattr(action, "pile", 0)
+        seen: int = getattr(action, "seen", 0)
+        replaced = self._since[pile][seen + 1]
+        if t - replaced > self.settings.late_grace_ms:
+            self._penalise(seat, t)
+            raise DoesNotFit(f"{miss} {t - replaced} ms ago: that is too long") from None
+        miss.winner, miss.margin_ms = self._by[pile][seen + 1], t - replaced
+        raise miss
+
+    def aim(self, action: Action, newest: int | None = None) -> Action:
+        """``action`` aimed at the newest pile version from its ``seen`` to ``newest`` (or to
+        the newest there is) that its card fitted: what a reaction to any of them was."""
+        state = self.match.round
+        if newest is None:
+            newest = max(self.rules.versions(state))
+        return self.rules.aim(state, action, newest)  # type: ignore[no-any-return]
+
     def _penalise(self, seat: int, t: int) -> None:
         penalty: int = self.options.penalty_ms
         if penalty:
             self.frozen_until[seat] = t + penalty
             self._publish([Penalised(seat, t + penalty)])
 
-    def _after(self, events: list[Event], t: int) -> None:
+    def _after(self, events: list[Event], t: int, seat: int | None = None) -> None:
         """Bookkeeping after accepted events: versions, round end, the next automatic step."""
-        self._note_versions(t)
+        self._note_versions(t, seat)
         if self.match.round.over:
             self._cancel("step")
             self.countdown = None
@@ -429,11 +461,12 @@ class Table:
             events = self._plan_step(events, t)
         self._publish(events)
 
-    def _note_versions(self, t: int) -> None:
+    def _note_versions(self, t: int, seat: int | None) -> None:
         for pile, version in enumerate(self.rules.versions(self.match.round)):
             times = self._since[pile]
             while len(times) <= version:
                 times.append(t)
+                self._by[pile].append(seat)
 
     def _plan_step(self, events: list[Event], t: int) -> list[Event]:
         step = self.rules.pending(self.match.round)
@@ -477,6 +510,7 @@ class Table:
         self._next_round_at = self._starts_at = None
         self.frozen_until = [0] * self.players
         self._since = [[t] * (v + 1) for v in self.rules.versions(self.state)]
+        self._by = [[None] * (v + 1) for v in self.rules.versions(self.state)]
         self._publish(self._plan_step([RoundStarted(self.match.number)], t))
 
     def _schedule(self, at: int, what: str) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
+
+import pytest
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
@@ -101,3 +105,68 @@ def sl_fits(card: str, top: str | None, stands: list[int] | None, wrap: bool = T
     if rank == 0 or stands is None:
         return True
     return any(abs(rank - s) == 1 or (wrap and abs(rank - s) == 12) for s in stands)
+
+
+# Tables with two people and an explicit deal -------------------------------------------------
+
+
+@contextlib.contextmanager
+def dealt(monkeypatch: pytest.MonkeyPatch, deal: dict[str, Any]) -> Iterator[None]:
+    """Tables made meanwhile start with ``deal`` (the game's ``parse_deal`` JSON) as their first
+    round: the protocol has no explicit deals, so the test server's ``Room`` gets a ``Table``
+    that is given one (the server runs in a thread of this process)."""
+    from zackzack.server import room
+    from zackzack.table import Table
+
+    def table(rules: Any, options: Any, **kwargs: Any) -> Table:
+        kwargs.setdefault("first_round", rules.parse_deal(deal, options))
+        return Table(rules, options, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(room, "Table", table)
+        yield
+
+
+def person(new_page: Callable[..., Any], name: str, **kwargs: Any) -> Any:
+    """A browser page (a context of its own) whose player is called ``name``, on the lobby."""
+    page = new_page(**kwargs)
+    page.add_init_script(f"localStorage.setItem('zz.name', {json.dumps(name)})")
+    page.goto("/")
+    page.wait_for_function("window.zackzack?.net.open === true")
+    return page
+
+
+def create_by_message(page: Any, message: dict[str, Any]) -> str:
+    """Send a ``create`` message from ``page`` (the lobby form cannot say everything); the
+    page moves to the new table's waiting room. Returns its code."""
+    page.evaluate("message => window.zackzack.net.send(message)", message)
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".waiting .big-code b")
+    return str(page.inner_text(".waiting .big-code b"))
+
+
+def sit_down(page: Any, code: str) -> None:
+    """Open the table's link, take the first open seat and say ready."""
+    page.goto(f"/t/{code}")
+    page.locator(".wait-seat.open button").first.click()
+    page.locator("#ready").click()
+    page.wait_for_selector(".wait-seat.ready")
+
+
+def start_two(host: Any, guest: Any, code: str) -> None:
+    """``guest`` sits down at ``host``'s table, ``host`` starts it; both see it playing."""
+    sit_down(guest, code)
+    host.locator("#start:not([disabled])").click()
+    for page in (host, guest):
+        wait_for_js(page, "document.querySelector('.table-page')?.dataset.phase === 'playing'")
+
+
+def wait_for_js(page: Any, expression: str, arg: Any = None, timeout: float = 10.0) -> Any:
+    """Wait (polling every animation frame) until ``expression`` is truthy in ``page``."""
+    return page.wait_for_function(expression, arg=arg, polling="raf", timeout=timeout * 1000)
+
+
+def frozen(page: Any) -> bool:
+    """Whether the page shows its player frozen (the overlay over the cards, or the plate)."""
+    return bool(page.evaluate(
+        "document.querySelector('.freeze.on, .plate.me.frozen') !== null"))

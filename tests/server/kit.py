@@ -29,13 +29,22 @@ class Client:
         self.world = world
         self.inbox: list[dict[str, Any]] = []
         self.texts: list[str] = []
+        self.pings: list[dict[str, Any]] = []
+        self.hold_pings = False
+        """Keep the server's pings unanswered (to answer them late by hand)."""
         self.session = Session(world.lobby, world.identities, "http://test", self._got)
         if name is not None:
             self.welcome = self.send(type="hello", token=token, name=name)[-1]
 
     def _got(self, text: str) -> None:
+        message = json.loads(text)
+        if message["type"] == "ping":  # the server measures the lag: answer, as browsers do
+            self.pings.append(message)
+            if not self.hold_pings:
+                self.session.receive(json.dumps({"type": "pong", "n": message["n"]}))
+            return
         self.texts.append(text)
-        self.inbox.append(json.loads(text))
+        self.inbox.append(message)
 
     def send(self, **message: Any) -> list[dict[str, Any]]:
         """Send one message; the messages it caused for this client."""

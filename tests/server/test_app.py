@@ -66,6 +66,9 @@ class Player:
         self.send(type="ping", t=mark)
         got = []
         while (message := self.ws.receive_json()) != {"type": "pong", "t": mark}:
+            if message["type"] == "ping":  # the server measures the lag: answer, as browsers do
+                self.send(type="pong", n=message["n"])
+                continue
             got.append(message)
         self.seen.extend(got)
         return got

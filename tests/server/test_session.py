@@ -92,7 +92,8 @@ def test_start_needs_every_seat_filled_and_every_person_ready(world: World) -> N
     assert ben.table["you"] == 2
     anna.send(type="seat", seat=1, kind="bot", bot="Normal")
     assert anna.table["seats"][1] == {"kind": "bot", "name": "Bot (normal)", "player": None,
-                                      "bot": "normal", "connected": True, "ready": True}
+                                      "bot": "normal", "connected": True, "ready": True,
+                                      "lag": None}
     assert anna.error(type="start") == "not_ready"  # Ben is not ready
     ben.send(type="ready", ready=True)
     anna.send(type="start")  # Anna's own start counts as her ready

@@ -79,6 +79,9 @@ class Scripted:
         try:
             async for text in self.ws:
                 message = json.loads(text)
+                if message["type"] == "ping":  # the server measures the lag: answer at once
+                    await self.ws.send(json.dumps({"type": "pong", "n": message["n"]}))
+                    continue
                 self.seen.append(message)
                 if "view" in message:
                     self.view = message["view"]

@@ -28,6 +28,7 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
+from zackzack.race import DirectLink, Link, Outcome
 from zackzack.table import (
     ONE_HAND_PAUSE_MS,
     MatchEnded,
@@ -91,12 +92,14 @@ class Bot:
 
     __slots__ = ("_bits", "_busy", "_clock", "_codes", "_frozen", "_hands", "_landing", "_mistakes",
                  "_motor", "_one_hand", "_per_item", "_perception", "_ready", "_scale",
-                 "_think", "_timer", "_unsubscribe", "brain", "reaction", "rng", "seat", "spec",
-                 "table", "too_late", "wrong_cards")
+                 "_think", "_timer", "_unsubscribe", "brain", "link", "reaction", "rng", "seat",
+                 "spec", "table", "too_late", "wrong_cards")
 
-    def __init__(self, table: Table, seat: int, spec: BotSpec | str, rng: random.Random) -> None:
+    def __init__(self, table: Table, seat: int, spec: BotSpec | str, rng: random.Random,
+                 link: Link | None = None) -> None:
         self.spec = spec if isinstance(spec, BotSpec) else parse_bot(spec)
         self.table = table
+        self.link: Link = DirectLink(table, seat) if link is None else link
         self.seat = seat
         self.rng = rng
         self.reaction = reaction = REACTIONS[self.spec.level]
@@ -122,7 +125,7 @@ class Bot:
         """Actions on their way to the table, one per busy hand."""
         self._frozen = self._ready = 0.0
         self._landing = False
-        self._unsubscribe = table.subscribe(seat, self._on_events)
+        self._unsubscribe = self.link.subscribe(self._on_events)
         if table.phase is Phase.PLAYING:
             self._start()
 
@@ -162,8 +165,7 @@ class Bot:
         self._halt()
         table = self.table
         self._frozen = self._clock.time() + max(0, table.frozen_until[self.seat] - table.now) / 1000
-        self._scale = 1 + self._per_item * self.brain.work(
-            self.table.rules.view(self.table.state, self.seat))
+        self._scale = 1 + self._per_item * self.brain.work(self.link.view())
         self._plan()
 
     def _halt(self) -> None:
@@ -196,7 +198,7 @@ class Bot:
         table = self.table
         if table.phase is not Phase.PLAYING:
             return
-        view = table.rules.view(table.state, self.seat)
+        view = self.link.view()
         brain = self.brain
         self._scale = 1 + self._per_item * brain.work(view)
         action = None
@@ -216,40 +218,60 @@ class Bot:
             self._plan()  # the other hand is free: look for the next card
 
     def _land(self, hand: _Hand) -> None:
-        """The hand reaches the table: submit its action and take in the answer."""
+        """The hand reaches the table: submit its action; the answer comes to ``_answered``.
+
+        One hand keeps its action in flight until the answer is back (RULES.md: one action
+        in flight); two hands are free again as soon as the card leaves them, but over a wire
+        the card counts as busy until the answer shows where it went.
+        """
         clock = self._clock
         if self._one_hand and clock.time() < self._ready:
             hand.timer = clock.call_at(self._ready, hand.land)  # the pause the rule demands
             return
-        self._busy.remove(hand)
-        table = self.table
+        hand.timer = _NO_TIMER
+        if not self._one_hand and self.link.instant:
+            self._busy.remove(hand)
+        self._landing = True  # its own events need no perception
         try:
-            self._landing = True  # its own events need no perception
-            try:
-                table.submit(self.seat, hand.action)
-            finally:
+            self.link.submit(hand.action, hand.answered)
+        finally:
+            self._landing = False
+
+    def _answered(self, hand: _Hand, outcome: Outcome) -> None:
+        """Take in the table's answer to ``hand``'s action."""
+        self._landing = False  # a refusal must be noticed
+        if self._one_hand or not self.link.instant:
+            if hand not in self._busy:
+                return  # the bot stopped or a new round began meanwhile
+            self._busy.remove(hand)
+        if not isinstance(outcome, IllegalAction):
+            if self._one_hand:
+                self._ready = self._clock.time() + ONE_HAND_PAUSE_MS / 1000
+            if self._one_hand or not self.link.instant:
+                self._landing = True  # the hand is free: look on (its own card needs no noticing)
+                self._plan()
                 self._landing = False
-        except TooLate:
+            return
+        clock = self._clock
+        table = self.table
+        if self._one_hand and not isinstance(outcome, OneHand | Frozen):
+            self._ready = clock.time() + ONE_HAND_PAUSE_MS / 1000  # refusals count too
+        if isinstance(outcome, TooLate):
             self.too_late += 1
             self._plan()
-        except (DoesNotFit, Frozen) as error:
-            if isinstance(error, DoesNotFit):
+        elif isinstance(outcome, DoesNotFit | Frozen):
+            if isinstance(outcome, DoesNotFit):
                 self.wrong_cards += 1
             self._frozen = clock.time() + max(
                 0, table.frozen_until[self.seat] - table.now) / 1000
             self._plan()
-        except OneHand:
-            wait = table.last_action[self.seat] + ONE_HAND_PAUSE_MS - table.now
+        elif isinstance(outcome, OneHand):
+            wait = max(0, table.last_action[self.seat] + ONE_HAND_PAUSE_MS - table.now)
             self._ready = clock.time() + wait / 1000
             self._busy.append(hand)
             hand.timer = clock.call_at(self._ready, hand.land)
-        except (RoundOver, NotPlaying):
-            pass
-        except IllegalAction:
+        elif not isinstance(outcome, RoundOver | NotPlaying):
             self._plan()
-        else:
-            if self._one_hand:
-                self._ready = clock.time() + ONE_HAND_PAUSE_MS / 1000
 
 
 class _Hand:
@@ -265,6 +287,10 @@ class _Hand:
     def land(self) -> None:
         """The motor delay is over."""
         self.bot._land(self)
+
+    def answered(self, outcome: Outcome) -> None:
+        """The table answered."""
+        self.bot._answered(self, outcome)
 
 
 class _NoTimer:

@@ -46,9 +46,15 @@ class DoesNotFit(IllegalAction):
 
 
 class TooLate(IllegalAction):
-    """The card fitted the pile version the player aimed at, but the pile moved on."""
+    """The card fitted the pile version the player aimed at, but the pile moved on.
+
+    The table says who won the race: ``winner`` is the seat whose action moved the pile on
+    (``None``: the table's own step) and ``margin_ms`` how much sooner it was.
+    """
 
     code = "too_late"
+    winner: int | None = None
+    margin_ms: int | None = None
 
 
 class Frozen(IllegalAction):

@@ -860,6 +860,21 @@ def versions(state: State) -> tuple[int, ...]:
     return state.versions[0], state.versions[1]
 
 
+def aim(state: State, action: Action, newest: int) -> Action:
+    """``action`` aimed at the newest version of its pile from its ``seen`` to ``newest``
+    that its card fitted, if it does not fit now (a reaction to any pile seen was too late).
+    """
+    if not isinstance(action, Play) or action.seen is None or action.pile not in (0, 1):
+        return action
+    p, card = action.pile, action.card
+    if not state.discard_piles[p] or fits(card, state.stands[p], state.options.wrap):
+        return action
+    for version in range(min(newest, state.versions[p] - 1), action.seen, -1):
+        if fits(card, state.history[p][version], state.options.wrap):
+            return Play(card, p, version)
+    return action
+
+
 def cards(state: State) -> Counter[Card]:
     """Every card of the round wherever it lies; always equal to both decks."""
     counter: Counter[Card] = Counter()
@@ -1053,10 +1068,45 @@ def new_match(options: Options, rng: random.Random, first_round: State | None = 
 
 
 __all__: Sequence[str] = (
-    "ALL_RANKS", "INFO", "JOKER", "PLACES", "Card", "EndRound", "Flip", "Flipped", "Match",
-    "Move", "Moved", "Options", "Play", "Played", "Reshuffle", "Reshuffled", "RoundEnded",
-    "State", "Suit", "View", "action_from_json", "apply", "cards", "cards_left", "deal",
-    "deal_to_json", "deck", "decks", "fits", "holdings_after", "legal_actions", "neighbours",
-    "new_match", "options_to_json", "parse_deal", "parse_options", "pending", "stands_after",
-    "versions", "view",
+    "ALL_RANKS",
+    "INFO",
+    "JOKER",
+    "PLACES",
+    "Card",
+    "EndRound",
+    "Flip",
+    "Flipped",
+    "Match",
+    "Move",
+    "Moved",
+    "Options",
+    "Play",
+    "Played",
+    "Reshuffle",
+    "Reshuffled",
+    "RoundEnded",
+    "State",
+    "Suit",
+    "View",
+    "action_from_json",
+    "aim",
+    "apply",
+    "cards",
+    "cards_left",
+    "deal",
+    "deal_to_json",
+    "deck",
+    "decks",
+    "fits",
+    "holdings_after",
+    "legal_actions",
+    "neighbours",
+    "new_match",
+    "options_to_json",
+    "parse_deal",
+    "parse_options",
+    "pending",
+    "stands_after",
+    "versions",
+    "view",
 )

@@ -520,6 +520,28 @@ def versions(state: State) -> tuple[int, ...]:
     return (state.version,)
 
 
+def aim(state: State, action: Action, newest: int) -> Action:
+    """``action`` aimed at the newest version from its ``seen`` to ``newest`` that its card
+    fitted, if it does not fit now (a player reacting to any pile they saw was too late).
+
+    >>> state = State(Options(players=2), [[Card(2, 2)], []], [[], []], [Card(5, 2)])
+    >>> state.tops, state.version = [Card(5, 2), Card(3, 1), Card(4, 3)], 2
+    >>> aim(state, Play(Card(2, 2), seen=0), 2)
+    Play(card=Card(value=2, spread=2), seen=1)
+    >>> aim(state, Play(Card(2, 2), seen=0), 0)  # it never saw the 3±1
+    Play(card=Card(value=2, spread=2), seen=0)
+    """
+    if not isinstance(action, Play) or action.seen is None:
+        return action
+    value = action.card.value
+    if value in state.discard_pile[-1].allowed:
+        return action
+    for version in range(min(newest, state.version - 1), action.seen, -1):
+        if value in state.tops[version].allowed:
+            return Play(action.card, version)
+    return action
+
+
 def cards(state: State) -> Counter[Card]:
     """Every card of the round wherever it lies; always equal to the deck."""
     counter: Counter[Card] = Counter(state.discard_pile)
@@ -662,6 +684,7 @@ __all__: Sequence[str] = (
     "View",
     "WentOut",
     "action_from_json",
+    "aim",
     "allowed_values",
     "apply",
     "cards",

@@ -6,6 +6,7 @@ import random
 
 from zackzack.bots import Bot, parse_bot
 from zackzack.bots.bot import brain_class
+from zackzack.race import Link
 from zackzack.table import Table
 
 
@@ -17,6 +18,7 @@ class Bots:
         brain_class(game)
         return str(parse_bot(spec))
 
-    def make(self, table: Table, seat: int, spec: str, rng: random.Random) -> Bot:
-        """A bot playing ``seat`` of ``table`` from now on."""
-        return Bot(table, seat, spec, rng)
+    def make(self, table: Table, seat: int, spec: str, rng: random.Random,
+             link: Link | None = None) -> Bot:
+        """A bot playing ``seat`` of ``table`` from now on (through ``link``, if given)."""
+        return Bot(table, seat, spec, rng, link)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from zackzack.clock import Clock, Timer
 from zackzack.games import GAMES
@@ -152,8 +152,11 @@ class Lobby:
                     raise ProtocolError("bad_field", f"seats[{i}]: a bot seat needs a bot")
                 seats.append(Seat(SeatKind.BOT, bot=self.check_bot(spec.bot, rules.INFO.name)))
         title = clean_text(request.title or "", TITLE_CHARS, "a title")
+        settings = self.settings if request.compensation else replace(self.settings,
+                                                                          compensation_ms=0)
         room = self._open(rules.INFO.name, options, seats, viewer.player,
-                          title or f"{rules.INFO.title} · {viewer.player.name}", request.private)
+                          title or f"{rules.INFO.title} · {viewer.player.name}", request.private,
+                          settings)
         if any(seat.kind is SeatKind.OPEN for seat in seats):
             room.join(viewer, None)
         else:
@@ -168,20 +171,23 @@ class Lobby:
             raise ProtocolError("bad_bot", str(error)) from None
 
     def _open(self, game: str, options: object, seats: list[Seat], creator: Player,
-              title: str, private: bool) -> Room:
+              title: str, private: bool, settings: Settings | None = None) -> Room:
         length = PRIVATE_CODE_LENGTH if private else CODE_LENGTH
         code = new_code(length)
         while code in self.rooms:
             code = new_code(length)
-        room = self._room(code, game, options, seats, creator, title, private)
+        room = self._room(code, game, options, seats, creator, title, private,
+                          settings=settings)
         event("table_created", code=code, game=game, private=private, creator=creator.id,
               seats=[seat.kind.value for seat in seats])
         return room
 
     def _room(self, code: str, game: str, options: object, seats: list[Seat], creator: Player,
-              title: str, private: bool, table: Table | None = None) -> Room:
+              title: str, private: bool, table: Table | None = None,
+              settings: Settings | None = None) -> Room:
         room = Room(code=code, rules=GAMES[game], options=options, seats=seats, creator=creator,
-                    title=title, private=private, clock=self.clock, settings=self.settings,
+                    title=title, private=private, clock=self.clock,
+                    settings=settings or self.settings,
                     store=self.store, journal=self.journal, bots=self.bots,
                     on_change=self._changed, table=table)
         self.rooms[code] = room
@@ -231,7 +237,7 @@ class Lobby:
             self._check_quota(viewer.player)
             seats = [Seat(s.kind, s.player, s.bot) for s in old.seats]
             room = self._open(old.rules.INFO.name, old.options, seats, viewer.player, old.title,
-                              old.private)
+                              old.private, old.table.settings)
             old.rematch = room.code
             offer = encode(RematchOffer(code=room.code, previous=old.code,
                                         by=viewer.player.name))

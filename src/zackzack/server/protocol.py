@@ -107,6 +107,8 @@ class Create(_In, tag="create", frozen=True):
     seats: Annotated[list[SeatSpec], Meta(min_length=1, max_length=MAX_SEATS)] | None = None
     private: bool = False
     title: Annotated[str, Meta(max_length=TITLE_CHARS)] | None = None
+    compensation: bool = True
+    """Order close races by when cards were pressed, crediting each player's lag."""
 
 
 class Join(_In, tag="join", frozen=True):
@@ -161,11 +163,17 @@ class Ping(_In, tag="ping", frozen=True):
     t: float = 0.0
 
 
+class ProbeReply(_In, tag="pong", frozen=True):
+    """The answer to the server's ``ping`` ``n``: send it at once, it measures the lag."""
+
+    n: Annotated[int, Meta(ge=0, le=1 << 31)]
+
+
 ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
-    | Rematch | Act | Ping
+    | Rematch | Act | Ping | ProbeReply
 
 CLIENT_TYPES: tuple[str, ...] = ("hello", "lobby", "create", "join", "watch", "leave", "ready",
-                                 "seat", "start", "rematch", "act", "ping")
+                                 "seat", "start", "rematch", "act", "ping", "pong")
 
 
 # Server → client --------------------------------------------------------------------------
@@ -191,6 +199,8 @@ class Welcome(_Out, tag="welcome", frozen=True):
     token: str
     name: str
     tables: list[TableRef] = []
+    reaction_ms: int = 600
+    """A card's ``seen`` names the version of its pile on screen this long before the press."""
 
 
 class SeatInfo(Struct, frozen=True):
@@ -202,6 +212,8 @@ class SeatInfo(Struct, frozen=True):
     bot: str | None = None
     connected: bool = False
     ready: bool = False
+    lag: Literal["good", "slow"] | None = None
+    """A present person's connection quality (``None``: a bot, away, or not measured yet)."""
 
 
 class LobbyTable(Struct, frozen=True):
@@ -264,6 +276,10 @@ class Ack(_Out, tag="ack", frozen=True, omit_defaults=True):
     ok: bool
     code: str | None = None
     reason: str | None = None
+    winner: int | None = None
+    """``too_late``: the seat whose action took the pile first (absent: the table's own step)."""
+    margin_ms: int | None = None
+    """``too_late``: how much sooner the winning action was, in lag-corrected milliseconds."""
 
 
 class Error(_Out, tag="error", frozen=True):
@@ -294,8 +310,16 @@ class Pong(_Out, tag="pong", frozen=True):
     t: float
 
 
+class Probe(_Out, tag="ping", frozen=True):
+    """The server's ping: answer ``{"type": "pong", "n": n}`` at once. ``rtt`` is this
+    connection's smoothed round trip in ms so far (``None``: not measured yet)."""
+
+    n: int
+    rtt: int | None = None
+
+
 ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer \
-    | Pong
+    | Pong | Probe
 
 
 # Coding ------------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from typing import Any, Protocol
 
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
-from zackzack.games.errors import BadAction, IllegalAction
+from zackzack.games.errors import BadAction, IllegalAction, TooLate
 from zackzack.matchlog import MatchLog, replay
+from zackzack.race import Arbiter, ArbitratedLink, Outcome, Wire
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.logs import event
@@ -55,6 +56,8 @@ class Viewer(Protocol):
     def player(self) -> Player: ...
     @property
     def origin(self) -> str: ...
+    @property
+    def wire(self) -> Wire: ...
 
     def send(self, text: str) -> None: ...
     def moved_out(self, room: Room) -> None: ...
@@ -70,7 +73,8 @@ class BotMaker(Protocol):
     """Checks bot specs and puts bots at tables (``zackzack.bots`` behind a narrow door)."""
 
     def check(self, spec: str, game: str) -> str: ...
-    def make(self, table: Table, seat: int, spec: str, rng: random.Random) -> Stoppable: ...
+    def make(self, table: Table, seat: int, spec: str, rng: random.Random,
+             link: ArbitratedLink | None = None) -> Stoppable: ...
 
 
 class SeatKind(enum.Enum):
@@ -113,6 +117,7 @@ class Room:
             table = Table(rules, options, clock=clock, seed=secrets.randbits(63),
                           settings=settings)
         self.table = table
+        self.arbiter = Arbiter(table)
         table.on_result, table.on_entry = self._on_result, self._on_entry
         for seat in (*range(len(seats)), None):
             self.table.subscribe(seat, partial(self._on_events, seat))
@@ -146,12 +151,13 @@ class Room:
 
     def seat_infos(self) -> list[SeatInfo]:
         """Every seat as everybody may see it."""
-        present = {viewer.player for viewer in self.viewers}
+        present = {viewer.player: viewer.wire.stats.quality for viewer in self.viewers}
         return [SeatInfo(kind=seat.kind.value, name=seat.name,
                          player=seat.player.id if seat.player else None,
                          bot=STAND_IN_BOT if index in self._stand_ins else seat.bot,
                          connected=seat.kind is SeatKind.BOT or seat.player in present,
-                         ready=seat.kind is SeatKind.BOT or seat.ready)
+                         ready=seat.kind is SeatKind.BOT or seat.ready,
+                         lag=present.get(seat.player) if seat.player is not None else None)
                 for index, seat in enumerate(self.seats)]
 
     def watchers(self) -> int:
@@ -174,8 +180,26 @@ class Room:
             creator=self.creator.id, you=you, phase=self.phase.value,
             link=f"{viewer.origin}/t/{self.code}", private=self.private,
             watchers=self.watchers(), match=self.match_id, rematch=self.rematch)
+        self._note_sent(viewer)
         return TableState(table=info, view=to_json(self.table.view(you)),
                           now=self.table.time_ms())
+
+    def _note_sent(self, *viewers: Viewer) -> None:
+        """Remember which pile versions went to ``viewers`` when (``docs/fairness.md``)."""
+        if self.phase in (Phase.WAITING, Phase.STARTING):
+            return
+        versions, now = self.rules.versions(self.table.match.round), self.table.time_ms()
+        for viewer in viewers:
+            viewer.wire.sightings.note(versions, now)
+
+    def lag_measured(self, viewer: Viewer, quality: str | None) -> None:
+        """``viewer``'s lag was measured again; ``quality`` is what it was shown as before."""
+        index = self.seat_of(viewer.player)
+        if index is None:
+            return
+        self.arbiter.set_reach(index, viewer.wire.stats.mean)
+        if viewer.wire.stats.quality != quality:
+            self.changed()
 
     # Coming and going ----------------------------------------------------------------------
 
@@ -189,6 +213,9 @@ class Room:
     def detach(self, viewer: Viewer) -> None:
         """``viewer`` no longer looks at the table; their seat, if any, stays theirs."""
         if self.viewers.pop(viewer, 0) is None:
+            index = self.seat_of(viewer.player)
+            if index is not None:
+                self.arbiter.set_reach(index, 0)
             if not self.viewers:
                 self.idle_since = self.clock.time()
             self.changed()
@@ -236,7 +263,8 @@ class Room:
         if self.closed or self.phase not in (*RUNNING, Phase.PAUSED):
             return
         rng = random.Random(secrets.randbits(64))
-        self._stand_ins[index] = self.bots.make(self.table, index, STAND_IN_BOT, rng)
+        self._stand_ins[index] = self.bots.make(self.table, index, STAND_IN_BOT, rng,
+                                                ArbitratedLink(self.arbiter, index))
         event("stand_in", code=self.code, seat=index, bot=STAND_IN_BOT)
         self.changed()
 
@@ -331,7 +359,8 @@ class Room:
         for index, seat in enumerate(self.seats):
             if seat.bot is not None:
                 rng = random.Random(secrets.randbits(64))
-                self._bots.append(self.bots.make(self.table, index, seat.bot, rng))
+                self._bots.append(self.bots.make(self.table, index, seat.bot, rng,
+                                                 ArbitratedLink(self.arbiter, index)))
 
     def restored(self, match_id: str, log: MatchLog, stored: int) -> None:
         """The room was rebuilt from ``log``, the log of ``match_id`` (of which ``stored``
@@ -362,22 +391,26 @@ class Room:
 
     # Playing -------------------------------------------------------------------------------
 
-    def act(self, viewer: Viewer, ref: int, data: dict[str, Any]) -> Ack:
-        """Submit ``viewer``'s action; the answer says whether the table took it and why not."""
+    def act(self, viewer: Viewer, ref: int, data: dict[str, Any],
+            answer: Callable[[Ack], object]) -> None:
+        """Submit ``viewer``'s action; ``answer`` gets whether the table took it and why not,
+        once the arbiter has decided (at once, or after the decision window)."""
         index = self.seat_of(viewer.player)
         if index is None:
-            return Ack(ref=ref, ok=False, code="not_seated", reason="you are watching")
+            answer(Ack(ref=ref, ok=False, code="not_seated", reason="you are watching"))
+            return
         if self.phase is Phase.WAITING:
-            return Ack(ref=ref, ok=False, code="not_playing", reason="the match has not started")
+            answer(Ack(ref=ref, ok=False, code="not_playing",
+                       reason="the match has not started"))
+            return
         try:
             action = self.rules.action_from_json(data)
         except BadAction as error:
-            return Ack(ref=ref, ok=False, code=error.code, reason=str(error))
-        try:
-            self.table.submit(index, action)
-        except IllegalAction as error:
-            return Ack(ref=ref, ok=False, code=error.code, reason=str(error))
-        return Ack(ref=ref, ok=True)
+            answer(Ack(ref=ref, ok=False, code=error.code, reason=str(error)))
+            return
+        admitted = viewer.wire.admit(action, self.table.time_ms(), self.table.settings)
+        self.arbiter.submit(index, admitted.action, admitted.credit, partial(_ack, ref, answer),
+                            admitted.newest)
 
     def _on_entry(self, entry: Entry) -> None:
         """Every action that reaches the table is journaled (a later restore replays it)."""
@@ -423,6 +456,7 @@ class Room:
         targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
         if not targets:
             return
+        self._note_sent(*targets)
         text = encode(Events(events=[to_json(event) for event in events],
                              view=to_json(self.table.view(seat)), now=self.table.time_ms()))
         for viewer in targets:
@@ -462,3 +496,14 @@ class Room:
         for viewer in list(self.viewers):
             viewer.moved_out(self)
         self.viewers.clear()
+
+
+def _ack(ref: int, answer: Callable[[Ack], object], outcome: Outcome) -> None:
+    """The table's answer to action ``ref`` as an ``ack``."""
+    if not isinstance(outcome, IllegalAction):
+        answer(Ack(ref=ref, ok=True))
+    elif isinstance(outcome, TooLate):
+        answer(Ack(ref=ref, ok=False, code=outcome.code, reason=str(outcome),
+                   winner=outcome.winner, margin_ms=outcome.margin_ms))
+    else:
+        answer(Ack(ref=ref, ok=False, code=outcome.code, reason=str(outcome)))

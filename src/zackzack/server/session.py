@@ -10,6 +10,8 @@ import enum
 import logging
 from collections.abc import Callable
 
+from zackzack.clock import Timer
+from zackzack.race import PROBE_EVERY_S, Wire
 from zackzack.server.identity import Identities, Player
 from zackzack.server.lobby import Lobby
 from zackzack.server.protocol import (
@@ -23,6 +25,8 @@ from zackzack.server.protocol import (
     Left,
     Ping,
     Pong,
+    Probe,
+    ProbeReply,
     ProtocolError,
     Ready,
     Rematch,
@@ -59,6 +63,11 @@ class Session:
         self.state = SessionState.NEW
         self._player: Player | None = None
         self.room: Room | None = None
+        self.wire = Wire()
+        """This connection's lag and what it was sent when (``docs/fairness.md``)."""
+        self._probes: dict[int, float] = {}
+        self._probed = 0
+        self._prober: Timer | None = None
 
     @property
     def player(self) -> Player:
@@ -118,6 +127,9 @@ class Session:
         if isinstance(message, Ping):
             self.reply(Pong(t=message.t))
             return
+        if isinstance(message, ProbeReply):
+            self._probe_answered(message.n)
+            return
         if self.state is not SessionState.GREETED:
             raise ProtocolError("hello_first", "the first message must be hello")
         match message:
@@ -155,7 +167,7 @@ class Session:
             case Act(ref=ref, action=action):
                 if self.room is None:
                     raise ProtocolError("not_at_table", "show a table first")
-                self.reply(self.room.act(self, ref, action))
+                self.room.act(self, ref, action, self.reply)
 
     def hello(self, message: Hello) -> None:
         """Identify the player (a new one for an unknown token) and welcome them."""
@@ -178,12 +190,41 @@ class Session:
         if self.room is not None and self.room is not room:
             self.room.detach(self)
         self.room = room
+        if room is not None and self._prober is None:
+            self._probe()
+
+    # Lag ---------------------------------------------------------------------------------
+
+    def _probe(self) -> None:
+        """Ping the client while it shows a table: its answers measure the lag."""
+        self._prober = None
+        if self.room is None or self.state is SessionState.CLOSED:
+            return
+        clock = self.lobby.clock
+        self._probed += 1
+        self._probes[self._probed] = clock.time()
+        if len(self._probes) > 8:  # a client that stopped answering keeps only the newest
+            del self._probes[min(self._probes)]
+        self.reply(Probe(n=self._probed, rtt=self.wire.stats.rtt))
+        self._prober = clock.call_at(clock.time() + PROBE_EVERY_S, self._probe)
+
+    def _probe_answered(self, n: int) -> None:
+        sent = self._probes.pop(n, None)
+        if sent is None:
+            return  # not ours, or answered twice: nothing to learn
+        quality = self.wire.stats.quality
+        self.wire.stats.record((self.lobby.clock.time() - sent) * 1000)
+        if self.room is not None:
+            self.room.lag_measured(self, quality)
 
     def close(self) -> None:
         """The connection is gone: leave the lobby and the room (seats stay their players')."""
         if self.state is SessionState.CLOSED:
             return
         self.lobby.unsubscribe(self)
+        if self._prober is not None:
+            self._prober.cancel()
+            self._prober = None
         if self.room is not None:
             self.room.detach(self)
             self.room = None

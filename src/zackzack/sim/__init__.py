@@ -24,7 +24,9 @@ from zackzack.bots import Bot, BotSpec, parse_bot
 from zackzack.clock import VirtualClock
 from zackzack.games import game
 from zackzack.games.base import Event
-from zackzack.table import RoundScored, Table
+from zackzack.race import Link
+from zackzack.sim.network import Network
+from zackzack.table import RoundScored, Settings, Table
 
 __all__ = ["Config", "MatchRecord", "RoundRecord", "match_seed", "parse_bot", "parse_options",
            "play_match", "simulate"]
@@ -45,7 +47,9 @@ class Config:
     """What to simulate: a game with its options, one bot per seat, how much, which seed.
 
     ``matches`` plays exactly that many matches; ``rounds`` plays matches until at least that
-    many rounds have been played (a tournament or Schnelllauf match has several).
+    many rounds have been played (a tournament or Schnelllauf match has several). ``rtt``
+    puts each seat at the end of a wire with that round trip in ms (``sim.network``);
+    ``compensation`` then credits their lag in close races (``docs/fairness.md``).
     """
 
     game: str
@@ -54,6 +58,8 @@ class Config:
     seed: int = 0
     matches: int | None = None
     rounds: int | None = None
+    rtt: tuple[int, ...] | None = None
+    compensation: bool = True
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.options.players:
@@ -65,6 +71,12 @@ class Config:
         if amount is None or not 1 <= amount <= 100_000_000:
             raise ValueError(f"the number of matches or rounds must be 1 to 100000000, "
                              f"not {amount}")
+        if self.rtt is not None:
+            if len(self.rtt) != len(self.bots):
+                raise ValueError(f"{len(self.rtt)} round trips for {len(self.bots)} seats: "
+                                 "name one per player")
+            if not all(0 <= rtt <= 5000 for rtt in self.rtt):
+                raise ValueError("a round trip must be 0 to 5000 ms")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +151,15 @@ def play_match(config: Config, index: int) -> MatchRecord:
     rules = game(config.game)
     seed = match_seed(config.seed, index)
     clock = VirtualClock()
-    table = Table(rules, config.options, clock=clock, seed=seed)
+    settings = Settings() if config.compensation else Settings(compensation_ms=0)
+    table = Table(rules, config.options, clock=clock, seed=seed, settings=settings)
     tally = _Tally(table)
     table.subscribe_all(tally)
     rng = random.Random(seed ^ 0x5EED)
-    bots = [Bot(table, seat, spec, rng) for seat, spec in enumerate(config.bots)]
+    links: list[Link | None] = [None] * len(config.bots)
+    if config.rtt is not None:
+        links = [*Network(table, config.rtt, random.Random(seed ^ 0x3E7)).links]
+    bots = [Bot(table, seat, spec, rng, links[seat]) for seat, spec in enumerate(config.bots)]
     table.start()
     clock.run(until=MAX_GAME_HOURS * 3600.0)  # the bots and the table stop at the match's end
     result = table.match.result

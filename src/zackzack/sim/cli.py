@@ -37,6 +37,11 @@ examples:
   zackzack simulate unter-spannung --players 4 --bots pro,normal,normal,beginner \\
       --rounds 20000 --tournament --seed 7 --jobs 2
   zackzack simulate schnelllauf --bots pro,normal --matches 2000 --handicap 1:pile=4
+  zackzack simulate unter-spannung --bots normal,normal --rounds 20000 --rtt 10,100
+network: --rtt gives each player a round trip in ms (in the order of --bots); each one-way
+trip takes half of it ±10 % (uniform jitter), in order. Close races are then decided by
+when a card was pressed, crediting each player's measured lag up to a bound
+(docs/fairness.md); --no-compensation decides them by arrival.
 """
 
 
@@ -62,6 +67,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Schnelllauf: the ace is not next to the king")
     parser.add_argument("--penalty-ms", type=int, help="the freeze for a wrong card")
     parser.add_argument("--countdown-ms", type=int, help="the countdown of automatic steps")
+    parser.add_argument("--rtt", metavar="MS,MS", help="each player's network round trip in "
+                        "ms, in seat order (default: no network)")
+    parser.add_argument("--no-compensation", action="store_true",
+                        help="with --rtt: decide close races by arrival, not lag-corrected")
     parser.add_argument("--seed", type=int, help="the same seed, the same results")
     parser.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
     parser.add_argument("--json", metavar="FILE", help="write every figure to FILE as JSON")
@@ -111,8 +120,19 @@ def config_from_args(args: argparse.Namespace) -> Config:
     if args.matches is None and rounds is None:
         rounds = 1000
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    rtt = None
+    if args.rtt is not None:
+        try:
+            rtt = tuple(int(part) for part in args.rtt.split(","))
+        except ValueError:
+            raise ValueError(f"--rtt {args.rtt!r}: give whole milliseconds, one per player, "
+                             "as in 10,100") from None
+        if len(rtt) == 1:
+            rtt *= options.players
+    elif args.no_compensation:
+        raise ValueError("--no-compensation needs --rtt: without a network there is no lag")
     return Config(args.game, options, tuple(bots), seed=seed, matches=args.matches,
-                  rounds=rounds)
+                  rounds=rounds, rtt=rtt, compensation=not args.no_compensation)
 
 
 def parse_handicaps(specs: list[str]) -> dict[str, Any]:
@@ -217,6 +237,9 @@ def render(summary: dict[str, Any]) -> Table:
     table = Table(title=title, title_justify="left", caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("Bot")
+    network = summary["seats"] and summary["seats"][0].get("rtt_ms") is not None
+    if network:
+        table.add_column("RTT", justify="right")
     if several:
         table.add_column("Match wins", justify="right")
         table.add_column("95% CI", justify="right")
@@ -227,6 +250,8 @@ def render(summary: dict[str, Any]) -> Table:
     table.add_column("Late/rd", justify="right")
     for seat in summary["seats"]:
         row = [str(seat["player"]), seat["bot"]]
+        if network:
+            row.append(f"{seat['rtt_ms']} ms")
         if several:
             row += _rate(seat["match_win_rate"], seat["match_win_ci95"])
         row += _rate(seat["round_win_rate"], seat["round_win_ci95"])
@@ -244,6 +269,10 @@ def render(summary: dict[str, Any]) -> Table:
         f"(in {summary['rounds_with_steps']:.1%} of rounds)",
         f"rounds without a winner: {summary['no_winner_rate']:.2%}",
     ]
+    if network:
+        lines.append("close races: " + ("by press time, lag credited (compensation on)"
+                                        if summary["compensation"] else "by arrival "
+                                        "(compensation off)"))
     if not us:
         per = summary["rounds_per_match"]
         lines.append(f"rounds per match: mean {per['mean']:.1f}, median {per['median']:.0f}, "

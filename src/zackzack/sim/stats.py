@@ -72,6 +72,7 @@ def summarise(config: Config, records: Sequence[MatchRecord]) -> dict[str, Any]:
             if n else 0.0,
             "too_late_per_round": sum(record.too_late[seat] for record in records) / n
             if n else 0.0,
+            "rtt_ms": config.rtt[seat] if config.rtt is not None else None,
         })
     nobody = sum(1 for r in rounds if r.winner is None)
     return {
@@ -79,6 +80,7 @@ def summarise(config: Config, records: Sequence[MatchRecord]) -> dict[str, Any]:
         "options": rules.options_to_json(config.options),
         "bots": [str(spec) for spec in config.bots],
         "seed": config.seed,
+        "compensation": config.compensation if config.rtt is not None else None,
         "matches": matches,
         "rounds": n,
         "seats": seats,

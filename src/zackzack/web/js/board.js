@@ -11,7 +11,8 @@ export function plate(seat) {
     h("span", { class: "avatar", "aria-hidden": "true" }),
     h("span", { class: "plate-text" },
       h("span", { class: "plate-name" }),
-      h("span", { class: "plate-info" })),
+      h("span", { class: "plate-info" }),
+      h("span", { class: "plate-lag", hidden: true })),
     h("span", { class: "plate-frozen", "aria-hidden": "true" }, icon("snow"), h("span", { class: "plate-frozen-s" })));
 }
 
@@ -28,6 +29,14 @@ export function updatePlate(el, seat, ctx) {
   el.classList.toggle("me", seat === ctx.me());
   el.classList.toggle("away", info?.kind === "human" && !info.connected);
   el.classList.toggle("bot", info?.kind === "bot");
+  // Another person's slow connection, in words (their cards may come later than they play).
+  const slow = info?.lag === "slow" && seat !== ctx.me();
+  el.classList.toggle("slow", slow);
+  const lag = el.querySelector(".plate-lag");
+  if (lag) {
+    lag.hidden = !slow;
+    lag.textContent = slow ? `◔ ${t("lag_mark_slow")}` : "";
+  }
   el.style.setProperty("--seat", `var(--seat-${seat % 6})`);
 }
 
@@ -66,14 +75,16 @@ export function tickFreeze(el, left, total) {
   el.querySelector(".freeze-ring").style.setProperty("--p", Math.max(0, Math.min(1, left / (total || 1))));
 }
 
-// A short word that pops up over `el` and fades ("Zu spät!").
-export function tag(el, text, kind = "") {
+// A short word that pops up over `el` and fades ("Zu spät!"), with an optional second line.
+export function tag(el, text, kind = "", detail = "") {
   const rect = el.getBoundingClientRect();
-  const note = h("div", { class: `tag ${kind}`, text });
+  const note = h("div", { class: `tag ${kind}${detail ? " long" : ""}`, "aria-hidden": "true" },
+    h("span", { class: "tag-text", text }),
+    detail ? h("small", { class: "tag-detail", text: detail }) : null);
   note.style.left = `${rect.left + rect.width / 2}px`;
   note.style.top = `${rect.top}px`;
   document.body.append(note);
-  setTimeout(() => note.remove(), 1300);
+  setTimeout(() => note.remove(), detail ? 2400 : 1300);
 }
 
 // The card goes back where it came from, with a little bounce.

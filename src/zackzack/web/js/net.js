@@ -5,6 +5,7 @@ import { store } from "./dom.js";
 
 const RETRY_MS = [100, 400, 1000, 2000, 4000];
 const ACK_TIMEOUT_MS = 6000;
+const REACTION_MS = 600;
 
 export class Net {
   constructor() {
@@ -15,6 +16,8 @@ export class Net {
     this.status = "connecting";
     this.ws = null;
     this.player = null;
+    this.reactionMs = REACTION_MS; // a card's `seen`: the pile on screen this long before the press
+    this.rtt = null; // the server's smoothed round trip in ms (null: not measured yet)
   }
 
   get token() { return store("zz.token"); }
@@ -32,7 +35,13 @@ export class Net {
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type === "ping" && Number.isInteger(msg.n)) {
+        // The server measures the lag: answer at once, before anything else.
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "pong", n: msg.n }));
+        if (msg.rtt != null) this.rtt = msg.rtt;
+      }
       if (msg.type === "welcome") {
+        this.reactionMs = Number.isFinite(msg.reaction_ms) ? msg.reaction_ms : REACTION_MS;
         this.player = msg.player;
         store("zz.token", msg.token);
         if (msg.name) store("zz.name", msg.name);
@@ -56,6 +65,7 @@ export class Net {
         waiting.resolve({ type: "ack", ref, ok: false, code: "disconnected", reason: "" });
       }
       this.acks.clear();
+      this.rtt = null;
       this.setStatus("closed");
       const delay = RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)];
       setTimeout(() => this.start(), delay * (0.75 + Math.random() / 2));

@@ -9,6 +9,7 @@ import {
 import { callOf, cardEl, setCard } from "./cards.js";
 import { flyFrom, h } from "./dom.js";
 import { count, t } from "./i18n.js";
+import { Sightings } from "./sightings.js";
 
 const GAME = "schnelllauf";
 const PLACES = 5;
@@ -22,6 +23,7 @@ export class SchnelllaufBoard {
     this.state = null;
     this.selected = null;
     this.armed = null;
+    this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
     this.sides = [this.side("them"), this.side("me")];
     this.piles = [0, 1].map((p) => this.pileEl(p));
     this.el = h("div", { class: "board sl" },
@@ -87,6 +89,7 @@ export class SchnelllaufBoard {
     const before = this.rects();
     const prev = this.state;
     this.state = state;
+    this.see(view.round, events);
     this.el.classList.toggle("watching", this.ctx.me() === null);
 
     this.sides.forEach((side, i) => {
@@ -133,6 +136,14 @@ export class SchnelllaufBoard {
       || !(mine.some(([card]) => !card) && mine.some(([card, under]) => card && under));
     this.animate(events, before);
     this.tick();
+  }
+
+  // Note when each pile version came on screen (js/sightings.js).
+  see(round, events) {
+    const me = this.ctx.me();
+    const own = new Set(events.filter((e) => e.type === "played" && e.seat === me && me !== null)
+      .map((e) => e.pile));
+    this.sightings.note(this.state.versions, { round, own });
   }
 
   rects() {
@@ -192,7 +203,8 @@ export class SchnelllaufBoard {
     this.piles.forEach((pile, i) => pile.el.classList.toggle("armed", i === p));
   }
 
-  async play(k, p) {
+  // Play the card of place `k` onto pile `p`, pressed (key, click, drop) at `at`.
+  async play(k, p, at = performance.now()) {
     this.select(null);
     this.arm(null);
     const card = this.myTop(k);
@@ -203,14 +215,15 @@ export class SchnelllaufBoard {
       return;
     }
     el.classList.add("sent", p ? "to-right" : "to-left");
-    const ack = await this.ctx.act({ type: "play", card, pile: p, seen: this.state.versions[p] });
+    const seen = this.sightings.aimed(p, this.state.versions[p], at);
+    const ack = await this.ctx.act({ type: "play", card, pile: p, seen });
     el.classList.remove("to-left", "to-right");
     if (ack.ok) {
       el.classList.remove("sent");
       return;
     }
     slideBack(el);
-    if (ack.code === "too_late") tag(el, t("too_late"), "late");
+    if (ack.code === "too_late") tag(el, t("too_late"), "late", this.ctx.raceLost(ack));
     else if (ack.code === "does_not_fit") tag(el, t("wrong_card"), "wrong");
     this.ctx.refused(ack);
   }
@@ -234,7 +247,7 @@ export class SchnelllaufBoard {
     const pile = e.target.closest(".pile-zone");
     if (pile) {
       const p = +pile.dataset.pile;
-      if (this.selected !== null) this.play(this.selected, p);
+      if (this.selected !== null) this.play(this.selected, p, e.timeStamp);
       else this.arm(this.armed === p ? null : p);
       return;
     }
@@ -263,7 +276,7 @@ export class SchnelllaufBoard {
       card.removeEventListener("pointerup", upHandler);
       card.removeEventListener("pointercancel", upHandler);
       if (!dragging) {
-        if (this.armed !== null) this.play(k, this.armed);
+        if (this.armed !== null) this.play(k, this.armed, u.timeStamp);
         else this.select(this.selected === k ? null : k);
         return;
       }
@@ -271,7 +284,7 @@ export class SchnelllaufBoard {
       card.style.transform = "";
       const under = document.elementsFromPoint(u.clientX, u.clientY);
       const target = under.find((el) => el.matches?.(".pile-zone, .side.me .place"));
-      if (target?.classList.contains("pile-zone")) this.play(k, +target.dataset.pile);
+      if (target?.classList.contains("pile-zone")) this.play(k, +target.dataset.pile, u.timeStamp);
       else if (target && !this.myTop(+target.dataset.place)) this.move(k, +target.dataset.place);
     };
     card.addEventListener("pointermove", moveHandler);
@@ -284,12 +297,12 @@ export class SchnelllaufBoard {
     const k = e.key.toLowerCase();
     if (k >= "1" && k <= "5" && k.length === 1) {
       const place = +k - 1;
-      if (this.armed !== null) this.play(place, this.armed);
+      if (this.armed !== null) this.play(place, this.armed, e.timeStamp);
       else this.select(place);
       return true;
     }
     if (k in PILE_KEYS) {
-      if (this.selected !== null) this.play(this.selected, PILE_KEYS[k]);
+      if (this.selected !== null) this.play(this.selected, PILE_KEYS[k], e.timeStamp);
       else this.arm(PILE_KEYS[k]);
       return true;
     }

@@ -14,6 +14,7 @@ import { UnterSpannungBoard } from "./us.js";
 
 const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufBoard };
 const FEED_LINES = 40;
+const SLOW_MS = 150; // a round trip from this long on is a slow connection
 
 export function mount(root, app, params) {
   return new TablePage(root, app, params);
@@ -32,6 +33,8 @@ class TablePage {
     this.offer = null;
     this.offs = [];
 
+    this.lagChip = h("span", { class: "lag-chip", hidden: true },
+      h("span", { class: "lag-dot", "aria-hidden": "true" }), h("span", { class: "lag-ms" }), h("small"));
     this.el = h("section", { class: "table-page", "data-phase": "loading" },
       this.head = h("div", { class: "table-head" }),
       h("div", { class: "table-body" },
@@ -51,7 +54,11 @@ class TablePage {
       net.on("events", (msg) => this.onEvents(msg)),
       net.on("error", (msg) => this.onError(msg)),
       net.on("rematch", (msg) => { this.offer = msg; this.renderOverlay(); }),
-      net.on("status", (status) => this.el.classList.toggle("offline", status !== "open")),
+      net.on("status", (status) => {
+        this.el.classList.toggle("offline", status !== "open");
+        this.renderLag();
+      }),
+      net.on("ping", () => this.renderLag()),
       onLang(() => this.renderAll()));
     this.timer = setInterval(() => this.tick(), 100);
     if (net.open) this.open();
@@ -191,9 +198,11 @@ class TablePage {
       name: (seat) => this.name(seat),
       frozenLeft: (seat) => Math.max(0, (this.view?.frozen_until?.[seat] ?? 0) - this.now()),
       penaltyMs: () => this.info?.options?.penalty_ms ?? 1000,
+      reactionMs: () => net.reactionMs,
       act: (action) => net.act(action),
       call: (value, seat, el, speak = true) => this.call(value, seat, el, speak),
       refused: (ack) => this.refused(ack),
+      raceLost: (ack) => this.raceLost(ack),
       hint: (text) => this.app.toast(text),
     };
   }
@@ -209,7 +218,25 @@ class TablePage {
       h("span", { class: "code-chip", title: t("code") }, h("small", { text: t("code") }), " ", info.code),
       view && view.phase !== "waiting" ? h("span", { class: "round-chip", text: rounds }) : null,
       this.me === null ? h("span", { class: "watch-chip" }, icon("eye"), " ", t("spectating")) : null,
-      info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null]);
+      info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null,
+      this.lagChip]);
+    this.renderLag();
+  }
+
+  // This connection's round trip as the server measured it: "● 42 ms Verbindung gut".
+  renderLag() {
+    const rtt = net.open ? net.rtt : null;
+    this.lagChip.hidden = rtt == null;
+    if (rtt == null) return;
+    const ms = Math.round(rtt);
+    const slow = ms >= SLOW_MS;
+    const word = t(slow ? "lag_slow" : "lag_good");
+    this.lagChip.dataset.lag = slow ? "slow" : "good";
+    this.lagChip.title = t("lag_title", { ms });
+    this.lagChip.setAttribute("aria-label", `${word}: ${ms} ms`);
+    this.lagChip.querySelector(".lag-dot").textContent = slow ? "▲" : "●";
+    this.lagChip.querySelector(".lag-ms").textContent = `${ms} ms`;
+    this.lagChip.querySelector("small").textContent = word;
   }
 
   renderAnnounce() {
@@ -266,7 +293,8 @@ class TablePage {
         h("span", { class: "avatar", style: { "--seat": `var(--seat-${i % 6})` } },
           seat.kind === "bot" ? icon("bot") : seat.kind === "open" ? "+" : (seat.name ?? "?").trim()[0]?.toUpperCase() ?? "?"),
         h("span", { class: "wait-name", text: i === this.me ? `${this.name(i)} (${t("you")})` : this.name(i) }),
-        h("span", { class: "wait-status", text: status }));
+        h("span", { class: "wait-status", text: status }),
+        seat.lag === "slow" && i !== this.me ? h("span", { class: "wait-lag", text: `◔ ${t("lag_mark_slow")}` }) : null);
       if (seat.kind === "open" && !seated) {
         row.append(h("button", {
           class: "btn btn-small btn-gold", type: "button", text: t("take_seat"),
@@ -397,6 +425,26 @@ class TablePage {
     void el.offsetWidth; // restart the animation
     el.classList.add("pop");
     if (speak) say(value);
+  }
+
+  // A lost race: who was faster and by how much, in words; said in the feed (a live region)
+  // and returned for the note over the card.
+  raceLost(ack) {
+    let why = "";
+    if (Number.isInteger(ack.winner)) {
+      const margin = Number.isFinite(ack.margin_ms) ? Math.max(0, Math.round(ack.margin_ms)) : null;
+      if (ack.winner === this.me) why = t("late_self");
+      else if (margin !== null) why = t("late_by", { who: this.name(ack.winner), ms: margin });
+      else why = t("late_who", { who: this.name(ack.winner) });
+    } else if (ack.margin_ms != null || "winner" in ack) {
+      why = t("late_pile"); // the table's own step took the pile
+    }
+    const li = h("li", { class: "feed-too_late", dataset: { seat: this.me ?? "" } },
+      why ? t("feed_late", { why }) : t("err_too_late"));
+    if (Number.isInteger(ack.winner)) li.style.setProperty("--seat", `var(--seat-${ack.winner % 6})`);
+    this.feed.prepend(li);
+    while (this.feed.children.length > FEED_LINES) this.feed.lastElementChild.remove();
+    return why;
   }
 
   refused(ack) {

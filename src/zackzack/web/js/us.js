@@ -9,6 +9,7 @@ import { cardEl, parseUs, setCard } from "./cards.js";
 import { flyFrom, glide, h, positions, sync } from "./dom.js";
 import { count, t } from "./i18n.js";
 import { icon } from "./icons.js";
+import { Sightings } from "./sightings.js";
 
 const GAME = "unter-spannung";
 // Hand keys: digits, then letters (no D: it draws; no Y/Z: they swap between keyboards).
@@ -19,6 +20,7 @@ export class UnterSpannungBoard {
     this.ctx = ctx;
     this.state = null;
     this.plates = new Map();
+    this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
     this.el = h("div", { class: "board us" },
       this.others = h("div", { class: "others" }),
       h("div", { class: "center" },
@@ -41,7 +43,7 @@ export class UnterSpannungBoard {
     this.draw.addEventListener("click", () => this.drawCard());
     this.hand.addEventListener("click", (e) => {
       const card = e.target.closest(".card");
-      if (card) this.play(card);
+      if (card) this.play(card, e.timeStamp);
     });
     root.replaceChildren(this.el);
     this.resize = new ResizeObserver(() => this.fit());
@@ -60,6 +62,7 @@ export class UnterSpannungBoard {
     const before = this.rects();
     const prevTop = this.state?.top;
     this.state = state;
+    this.see(view.round, events, me);
     this.el.classList.toggle("watching", me === null);
 
     const others = [...Array(view.players).keys()].filter((s) => s !== me);
@@ -106,6 +109,12 @@ export class UnterSpannungBoard {
     }
     this.animate(events, before);
     this.tick();
+  }
+
+  // Note when this pile version came on screen (js/sightings.js).
+  see(round, events, me) {
+    const own = events.some((e) => e.type === "played" && e.seat === me && me !== null);
+    this.sightings.note([this.state.version], { round, own: new Set(own ? [0] : []) });
   }
 
   otherPlate(seat) {
@@ -172,22 +181,25 @@ export class UnterSpannungBoard {
 
   // Acting ----------------------------------------------------------------------------------
 
-  async play(el) {
+  // Play the card `el`, pressed (key, click) at `at` (performance.now() time).
+  async play(el, at = performance.now()) {
     if (!this.state || this.ctx.me() === null || el.classList.contains("sent")) return;
     if (this.ctx.frozenLeft(this.ctx.me()) > 0) {
       shake(this.hand);
       return;
     }
     el.classList.add("sent");
-    const ack = await this.ctx.act({ type: "play", card: el.dataset.card, seen: this.state.version });
+    const seen = this.sightings.aimed(0, this.state.version, at);
+    const ack = await this.ctx.act({ type: "play", card: el.dataset.card, seen });
     if (ack.ok) {
       // With two equal cards the element that stays may be this one: it is back in the hand.
       el.classList.remove("sent");
       return;
     }
+    const why = ack.code === "too_late" ? this.ctx.raceLost(ack) : "";
     if (el.isConnected) {
       slideBack(el);
-      if (ack.code === "too_late") tag(el, t("too_late"), "late");
+      if (ack.code === "too_late") tag(el, t("too_late"), "late", why);
       else if (ack.code === "does_not_fit") tag(el, t("wrong_card"), "wrong");
     }
     this.ctx.refused(ack);
@@ -204,7 +216,7 @@ export class UnterSpannungBoard {
     if (this.ctx.me() === null || !this.state) return false;
     const k = e.key.toLowerCase();
     if (k === "enter" && document.activeElement?.closest?.(".hand .card")) {
-      this.play(document.activeElement);
+      this.play(document.activeElement, e.timeStamp);
       return true;
     }
     if (k === " " || k === "d") {
@@ -214,7 +226,7 @@ export class UnterSpannungBoard {
     const i = HAND_KEYS.indexOf(k);
     if (i < 0 || k.length !== 1) return false;
     const el = this.hand.children[i];
-    if (el) this.play(el);
+    if (el) this.play(el, e.timeStamp);
     return true;
   }
 

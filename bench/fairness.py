@@ -1,0 +1,71 @@
+"""The fairness table of docs/fairness.md: equal bots, one near and one far, with and without
+lag compensation, in both games.
+
+Each row is one ``zackzack simulate`` run (the command is printed with it); the figure is the
+far player's share of round wins with its 95 % Wilson interval.
+
+    python bench/fairness.py --rounds 20000 --jobs 2 [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from zackzack.bots import parse_bot
+from zackzack.sim import Config, parse_options, simulate
+from zackzack.sim.stats import summarise
+
+GAMES = ("unter-spannung", "schnelllauf")
+LEVELS = ("normal", "pro")
+RTTS = ((10, 100), (10, 250))
+
+
+def run(game: str, level: str, rtt: tuple[int, int], compensation: bool, rounds: int,
+        jobs: int, seed: int) -> dict[str, Any]:
+    """One simulation; its summary with the command that reproduces it."""
+    config = Config(game, parse_options(game, {"players": 2}),
+                    (parse_bot(level), parse_bot(level)), seed=seed, rounds=rounds,
+                    rtt=rtt, compensation=compensation)
+    started = time.perf_counter()
+    summary = summarise(config, simulate(config, jobs))
+    summary["wall_seconds"] = time.perf_counter() - started
+    summary["command"] = (f"zackzack simulate {game} --bots {level},{level} --rtt "
+                          f"{rtt[0]},{rtt[1]} --rounds {rounds} --seed {seed}"
+                          + ("" if compensation else " --no-compensation"))
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--json", help="write every summary to this file")
+    args = parser.parse_args()
+    print("| game | bots | RTT near / far | compensation | far player's round wins | 95 % CI |"
+          " gap to 50 % |")
+    print("|---|---|---|---|---|---|---|")
+    summaries = []
+    setups = [(game, level, rtt, compensation) for rtt in RTTS for game in GAMES
+              for level in LEVELS for compensation in (False, True)]
+    for game, level, rtt, compensation in setups:
+        summary = run(game, level, rtt, compensation, args.rounds, args.jobs, args.seed)
+        summaries.append(summary)
+        far = summary["seats"][1]
+        low, high = far["round_win_ci95"]
+        rate = far["round_win_rate"]
+        print(f"| {game} | {level} | {rtt[0]} / {rtt[1]} ms | "
+              f"{'on' if compensation else 'off'} | {rate:.1%} | {low:.1%}–{high:.1%} | "
+              f"{100 * (rate - 0.5):+.1f} pp |", flush=True)
+        print(f"<!-- {summary['command']}  ({summary['rounds']} rounds, "
+              f"{summary['wall_seconds']:.0f} s) -->", flush=True)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as file:
+            json.dump(summaries, file, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,363 @@
+"""Fair races over a network: what a seat saw, how far away it is, and who was first.
+
+Three small parts sit between a table and the seats that reach it over a wire (the server's
+websockets, the simulator's network model); the table itself stays deterministic and knows
+nothing of networks (``docs/fairness.md`` explains the whole design):
+
+- :class:`Sightings` records when each pile version was sent to a seat and bounds the version
+  a card may claim to answer (``seen``) to what that seat could have had on screen within its
+  reaction window before the press;
+- :class:`LagStats` smooths a connection's round trips (lichess's ``DecayingStats``) and
+  :class:`LagCredit` turns them into a bounded credit per action (lichess's quota);
+- :class:`Arbiter` holds every action for a short decision window and hands them to the
+  table in the order they were *pressed*: arrival time minus the seat's credit.
+
+>>> from zackzack.clock import VirtualClock
+>>> from zackzack.games import unter_spannung as us
+>>> from zackzack.table import Settings, Subscriber, Table
+>>> clock = VirtualClock()
+>>> table = Table(us, us.Options(players=2), clock=clock, seed=1)
+>>> table.start()
+>>> arbiter = Arbiter(table)
+>>> arbiter.set_reach(1, 80)  # seat 1 is 80 ms away: seat 0's actions wait up to 80 ms
+>>> answers = []
+>>> arbiter.submit(0, us.Draw(), 0, answers.append)
+>>> arbiter.submit(1, us.Draw(), 80, answers.append)  # arrived together, pressed 80 ms sooner
+>>> answers
+[]
+>>> clock.run(until=0.1)
+>>> [a[0].seat for a in answers]
+[1, 0]
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from zackzack.games.base import Action, Event
+from zackzack.games.errors import IllegalAction, OneHand
+from zackzack.table import Settings, Subscriber, Table
+
+REACTION_MS = 600
+"""The reaction window: a card pressed this soon after its pile changed on the player's
+screen may still answer the pile before (RULES.md: a person needs 0.2–0.6 s to react)."""
+PROBE_EVERY_S = 2.0
+"""How often the server pings a connection that shows a table, to measure its lag."""
+SLOW_RTT_MS = 150
+"""A connection whose smoothed round trip is this long or longer is shown as slow."""
+QUOTA_GAIN_MS = 150
+"""Lag credit a seat earns with every action (lichess's quota gain)."""
+QUOTA_MAX_MS = 600
+"""The most lag credit a seat can have saved up (lichess's quota maximum)."""
+
+Outcome = list[Event] | IllegalAction
+"""What the table answered to an action: its events, or why it refused."""
+Reply = Callable[[Outcome], object]
+
+
+class Link(Protocol):
+    """How a seat's player (a bot) reaches the table: its events, its view, its actions."""
+
+    @property
+    def instant(self) -> bool:
+        """Whether an action is answered before ``submit`` returns."""
+        ...
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]: ...
+    def view(self) -> Any: ...
+    def submit(self, action: Action, reply: Reply) -> None: ...
+
+
+class DirectLink:
+    """A seat at the table itself: events at once, the live view, answers at once."""
+
+    __slots__ = ("seat", "table")
+    instant = True
+
+    def __init__(self, table: Table, seat: int) -> None:
+        self.table, self.seat = table, seat
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Events as the seat may see them, as they happen."""
+        return self.table.subscribe(self.seat, callback)
+
+    def view(self) -> Any:
+        """What the seat sees now."""
+        return self.table.rules.view(self.table.match.round, self.seat)
+
+    def submit(self, action: Action, reply: Reply) -> None:
+        """Act now; the answer comes before this returns."""
+        try:
+            outcome: Outcome = self.table.submit(self.seat, action)
+        except IllegalAction as error:
+            outcome = error
+        reply(outcome)
+
+
+class ArbitratedLink(DirectLink):
+    """A seat at the table whose actions go through the table's :class:`Arbiter` (a bot at
+    a table of people, who may wait for the cards of people further away)."""
+
+    __slots__ = ("arbiter",)
+    instant = False
+
+    def __init__(self, arbiter: Arbiter, seat: int) -> None:
+        super().__init__(arbiter.table, seat)
+        self.arbiter = arbiter
+
+    def submit(self, action: Action, reply: Reply) -> None:
+        """Act now, with no lag to credit; the answer comes once the arbiter decides."""
+        self.arbiter.submit(self.seat, action, 0, reply)
+
+
+@dataclass(slots=True)
+class LagStats:
+    """Smoothed round trips of one connection (lichess's ``DecayingStats``), in ms.
+
+    >>> stats = LagStats()
+    >>> for rtt in (100, 100, 60):
+    ...     stats.record(rtt)
+    >>> round(stats.mean), round(stats.deviation, 1)
+    (94, 6.0)
+    """
+
+    mean: float = 0.0
+    deviation: float = 0.0
+    samples: int = 0
+    decay: float = 0.85
+
+    def record(self, rtt_ms: float) -> None:
+        """Take in one measured round trip."""
+        if self.samples == 0:
+            self.mean = rtt_ms
+        else:
+            self.deviation = self.decay * self.deviation + (1 - self.decay) * abs(
+                self.mean - rtt_ms)
+            self.mean = rtt_ms + self.decay * (self.mean - rtt_ms)
+        self.samples += 1
+
+    @property
+    def rtt(self) -> int | None:
+        """The estimate in whole ms (``None`` before the first sample)."""
+        return round(self.mean) if self.samples else None
+
+    @property
+    def quality(self) -> Literal["good", "slow"] | None:
+        """``"good"`` or ``"slow"`` (``None`` before the first sample)."""
+        if not self.samples:
+            return None
+        return "good" if self.mean < SLOW_RTT_MS else "slow"
+
+
+@dataclass(slots=True)
+class LagCredit:
+    """How much of its lag a seat is credited per action: ``min(lag, quota, cap)``.
+
+    The quota grows by :data:`QUOTA_GAIN_MS` per action up to :data:`QUOTA_MAX_MS` and pays
+    for each credit, so faked lag buys at most ``cap`` on one action and ``QUOTA_GAIN_MS``
+    on average (lichess's ``LagTracker``).
+
+    >>> credit = LagCredit()
+    >>> [credit.take(400, cap=250) for _ in range(6)]
+    [250, 250, 250, 250, 200, 150]
+    >>> LagCredit().take(400, cap=0)
+    0
+    """
+
+    quota: int = QUOTA_MAX_MS - QUOTA_GAIN_MS
+
+    def take(self, lag_ms: float, cap: int) -> int:
+        """The credit for one action of a seat whose estimated lag is ``lag_ms``."""
+        self.quota = min(self.quota + QUOTA_GAIN_MS, QUOTA_MAX_MS)
+        credit = max(0, min(round(lag_ms), self.quota, cap))
+        self.quota -= credit
+        return credit
+
+
+@dataclass(slots=True)
+class Sightings:
+    """When each version of each pile was sent to one seat, in table ms; bounds its claims.
+
+    >>> seen = Sightings()
+    >>> seen.note((0,), 0); seen.note((1,), 1000); seen.note((2,), 1500)
+    >>> seen.bound(0, 0, 1700, 0)  # version 1 came 700 ms ago: 0 was gone too long
+    (1, 2)
+    >>> seen.bound(0, 0, 1700, 300)  # ... but the round trip was 300 ms: 2 came too late
+    (0, 1)
+    >>> seen.bound(0, 5, 1700, 0)  # a version never sent counts as the newest sent
+    (2, 2)
+    """
+
+    window_ms: int = REACTION_MS
+    sent: list[list[tuple[int, int]]] = field(default_factory=list)
+    """Per pile: (version, table ms when it was sent), oldest first."""
+
+    def note(self, versions: Sequence[int], t: int) -> None:
+        """The seat was sent piles at ``versions`` at table time ``t``."""
+        if len(self.sent) != len(versions):
+            self.sent = [[] for _ in versions]
+        for history, version in zip(self.sent, versions, strict=True):
+            if history and version < history[-1][0]:
+                history.clear()  # a new round: versions start again
+            if not history or history[-1][0] != version:
+                history.append((version, t))
+                if len(history) > 32:
+                    del history[:-16]
+
+    def bound(self, pile: int, claimed: int, arrived: int, credit: int) -> tuple[int, int]:
+        """The versions of ``pile`` an action arriving at ``arrived`` may claim to answer.
+
+        A version sent ``credit`` ms (the seat's round trip, as credited) or less before the
+        arrival cannot have been on screen at the press: the newest may-have-been-seen is
+        the second figure. ``claimed`` is lowered to it and raised to the version on screen
+        ``window_ms`` before the press: the first figure.
+        """
+        history = self.sent[pile] if pile < len(self.sent) else []
+        if not history:
+            return claimed, claimed
+        shown = arrived - credit
+        oldest = newest = history[0][0]
+        for version, at in history[1:]:
+            if at <= shown - self.window_ms:
+                oldest = version
+            if at <= shown:
+                newest = version
+        return max(oldest, min(claimed, newest)), newest
+
+    def claim(self, action: Action, arrived: int, credit: int) -> tuple[Action, int | None]:
+        """``action`` with its ``seen`` bounded, and the newest version it may answer
+        (``None`` for an action that names no version)."""
+        seen: int | None = getattr(action, "seen", None)
+        if seen is None:
+            return action, None
+        oldest, newest = self.bound(getattr(action, "pile", 0), seen, arrived, credit)
+        if oldest != seen:
+            action = replace(action, seen=oldest)  # type: ignore[type-var]
+        return action, newest
+
+
+@dataclass(slots=True)
+class Wire:
+    """One seat's connection as the table's side sees it: its lag, credit and sightings.
+
+    >>> from zackzack.games import unter_spannung as us
+    >>> wire = Wire()
+    >>> wire.sightings.note((0,), 0); wire.sightings.note((1,), 100)
+    >>> wire.stats.record(120)
+    >>> wire.admit(us.Play(us.Card(3, 1), seen=0), 800, Settings())
+    Admitted(action=Play(card=Card(value=3, spread=1), seen=0), credit=120, newest=1)
+    >>> wire.admit(us.Play(us.Card(3, 1), seen=0), 900, Settings()).action.seen
+    1
+    """
+
+    credit: LagCredit = field(default_factory=LagCredit)
+    stats: LagStats = field(default_factory=LagStats)
+    sightings: Sightings = field(default_factory=Sightings)
+
+    def admit(self, action: Action, arrived: int, settings: Settings) -> Admitted:
+        """``action`` arrived at table time ``arrived``: its bounded claim and its credit.
+
+        News reaches the seat a round trip after it was sent (counting both ways: the
+        news out and the card back), at most the table's ``late_grace_ms`` less the reaction
+        window; the credit in a race is at most its ``compensation_ms``.
+        """
+        rtt = self.stats.mean
+        window = min(rtt, max(0, settings.late_grace_ms - self.sightings.window_ms))
+        action, newest = self.sightings.claim(action, arrived, round(window))
+        return Admitted(action, self.credit.take(rtt, settings.compensation_ms), newest)
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """An action as the table's side takes it: its claim bounded, its credit in ms, and the
+    newest version of its pile it may answer (``None``: it names none)."""
+
+    action: Action
+    credit: int
+    newest: int | None
+
+
+@dataclass(order=True, slots=True)
+class _Held:
+    pressed: int
+    order: int
+    seat: int = field(compare=False)
+    action: Action = field(compare=False)
+    reply: Reply = field(compare=False)
+    newest: int | None = field(compare=False)
+
+
+class Arbiter:
+    """Hands actions to ``table`` in the order they were pressed, within a bounded credit.
+
+    An action that arrives at table time ``a`` with credit ``c`` was pressed at ``a − c``.
+    It waits until ``a − c + reach``, where ``reach`` is the largest credit any seat may get
+    now: by then every action pressed before it has arrived. With the table's
+    ``compensation_ms`` at 0, or when every seat is as near as the next, nothing waits.
+    A one-handed seat has at most one action waiting; a second is refused (``one_hand``).
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.cap = table.settings.compensation_ms
+        self._reach = [0] * table.players
+        self._held: list[_Held] = []
+        self._order = 0
+        self._timer: Any = None
+        self._one_hand = [table.options.one_hand(seat) for seat in range(table.players)]
+
+    @property
+    def reach(self) -> int:
+        """How long an action of a seat with no lag waits now, in ms."""
+        return max(self._reach)
+
+    def set_reach(self, seat: int, lag_ms: float) -> None:
+        """Seat ``seat``'s lag is now about ``lag_ms`` (what its credit may come to)."""
+        self._reach[seat] = max(0, min(round(lag_ms), self.cap))
+
+    def submit(self, seat: int, action: Action, credit: int, reply: Reply,
+               newest: int | None = None) -> None:
+        """``seat``'s ``action`` arrived now, with ``credit`` ms of its lag credited; the
+        table's answer goes to ``reply`` once it is decided. With ``newest``, the action is
+        judged as aimed at the newest version up to that one its card fitted
+        (``Table.aim``)."""
+        table = self.table
+        credit = max(0, min(credit, self.cap))
+        now = table.time_ms()
+        if self._one_hand[seat] and any(held.seat == seat for held in self._held):
+            reply(OneHand("one hand only: your last action is not answered yet"))
+            return
+        if not self._held and credit >= self.reach:
+            self._decide(_Held(now - credit, 0, seat, action, reply, newest))
+            return
+        self._order += 1
+        heapq.heappush(self._held, _Held(now - credit, self._order, seat, action, reply, newest))
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._held:
+            clock = self.table.clock
+            wait = self._held[0].pressed + self.reach - self.table.time_ms()
+            self._timer = clock.call_at(clock.time() + max(0, wait) / 1000, self._release)
+
+    def _release(self) -> None:
+        self._timer = None
+        now = self.table.time_ms()
+        while self._held and self._held[0].pressed + self.reach <= now:
+            self._decide(heapq.heappop(self._held))
+        self._arm()
+
+    def _decide(self, held: _Held) -> None:
+        table = self.table
+        action = held.action if held.newest is None else table.aim(held.action, held.newest)
+        try:
+            outcome: Outcome = table.submit(held.seat, action, at=held.pressed)
+        except IllegalAction as error:
+            outcome = error
+        held.reply(outcome)

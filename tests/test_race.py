@@ -1,0 +1,219 @@
+"""Fair races: what a seat saw bounds its claims, lag is credited within a bound, one hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_table import table as us_table
+from zackzack.clock import VirtualClock
+from zackzack.games import schnelllauf as sl
+from zackzack.games import unter_spannung as us
+from zackzack.games.errors import DoesNotFit, IllegalAction, OneHand, TooLate
+from zackzack.race import (
+    QUOTA_GAIN_MS,
+    QUOTA_MAX_MS,
+    REACTION_MS,
+    Arbiter,
+    LagCredit,
+    Outcome,
+    Sightings,
+    Wire,
+)
+from zackzack.table import Settings, Table
+
+from builders import scenario
+
+C = us.Card.parse
+HANDS = ["2±2 9±1 9±1", "3±1 4±3 9±3 8±1"]
+DRAWS = ["1±1", "1±2"]
+
+
+def raced(settings: Settings) -> tuple[Table, VirtualClock]:
+    """Seat 1 plays 3±1 at 100 ms and 4±3 at 300 ms onto the 5±2; seat 0 holds the 2±2,
+    which fitted only the 3±1 (version 1)."""
+    t, clock = us_table(HANDS, DRAWS, "5±2", settings=settings)
+    t.submit(1, us.Play(C("3±1"), seen=0), at=100)
+    t.submit(1, us.Play(C("4±3"), seen=1), at=300)
+    return t, clock
+
+
+def test_a_card_that_fitted_any_version_seen_since_the_claim_is_too_late() -> None:
+    t, _ = raced(Settings())
+    aimed = t.aim(us.Play(C("2±2"), seen=0))
+    assert aimed == us.Play(C("2±2"), seen=1)
+    with pytest.raises(TooLate) as late:
+        t.submit(0, aimed, at=340)
+    assert late.value.winner == 1 and late.value.margin_ms == 40
+    assert t.frozen_until[0] == 0
+
+
+def test_a_version_never_shown_does_not_count() -> None:
+    t, _ = raced(Settings())
+    with pytest.raises(DoesNotFit):
+        t.submit(0, t.aim(us.Play(C("2±2"), seen=0), newest=0), at=340)  # saw only the 5±2
+    assert t.frozen_until[0] == 340 + t.options.penalty_ms
+
+
+def test_a_card_that_fitted_no_version_since_the_claim_is_a_wrong_card() -> None:
+    t, _ = raced(Settings())
+    with pytest.raises(DoesNotFit):
+        t.submit(0, t.aim(us.Play(C("2±2"), seen=2)), at=340)  # it saw the 4±3 already
+    assert t.frozen_until[0] == 340 + t.options.penalty_ms
+
+
+def test_a_card_aimed_at_a_version_replaced_too_long_ago_is_a_wrong_card() -> None:
+    t, _ = raced(Settings())
+    with pytest.raises(DoesNotFit, match="too long"):
+        t.submit(0, us.Play(C("2±2"), seen=1), at=1400)  # the 4±3 came 1.1 s ago
+
+
+def test_the_one_hand_pause_follows_refusals_too() -> None:
+    options = sl.Options(one_hand_seats=(True, False))
+    state = scenario(("2c Jh|Qs|5d|8h|3c", "4h 9d|REST|||"), ("10s", "Ks"), options=options)
+    table = Table(sl, options, clock=VirtualClock(), first_round=state)
+    table.start()
+    table.submit(1, sl.Play(sl.Card.parse("9d"), 0, seen=0), at=10)  # the 9 on the 10
+    with pytest.raises(TooLate):
+        table.submit(0, sl.Play(sl.Card.parse("Jh"), 0, seen=0), at=20)  # J fitted the 10
+    with pytest.raises(OneHand):
+        table.submit(0, sl.Play(sl.Card.parse("Qs"), 1, seen=0), at=21)  # fits the K: wait
+    assert table.submit(0, sl.Play(sl.Card.parse("Qs"), 1, seen=0), at=420)
+
+
+# Claims ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=300)
+@given(seed=st.integers(0, 10_000), steps=st.lists(st.integers(1, 700), min_size=1,
+                                                   max_size=12),
+       cut=st.integers(0, 12), claim=st.integers(0, 1 << 20), wait=st.integers(0, 2000),
+       rtt=st.integers(0, 3000))
+def test_no_claim_turns_a_card_that_fitted_nothing_shown_into_too_late(
+        seed: int, steps: list[int], cut: int, claim: int, wait: int, rtt: int) -> None:
+    """Whatever ``seen`` a client names and however slow it says it is, a card is too late
+    only if it fitted a version sent to that seat (the first ``cut`` changes: then it went
+    away) soon enough to be on its screen at the press, and still there within the reaction
+    window before it."""
+    clock = VirtualClock()
+    table = Table(us, us.Options(players=2), clock=clock, seed=seed)
+    table.start()
+    wire = Wire()
+    wire.stats.record(rtt)
+    wire.sightings.note((0,), 0)
+    sent = [(0, 0)]
+    rng = random.Random(seed)
+    for i, dt in enumerate(steps):
+        clock.run(until=clock.time() + dt / 1000)
+        moves = us.legal_actions(table.state, 1)
+        plays = [m for m in moves if isinstance(m, us.Play)]
+        try:
+            table.submit(1, rng.choice(plays or moves))
+        except IllegalAction:
+            continue
+        if table.match.round.over:
+            return
+        if i < cut:
+            version = table.state.version
+            wire.sightings.note((version,), table.time_ms())
+            sent.append((version, table.time_ms()))
+    clock.run(until=clock.time() + wait / 1000)
+    arrived = table.time_ms()
+    hand = table.view(0).state.hand
+    card = rng.choice(hand)
+    admitted = wire.admit(us.Play(card, seen=claim), arrived, table.settings)
+    aimed = table.aim(admitted.action, admitted.newest)
+    try:
+        table.submit(0, aimed, at=arrived - admitted.credit)
+    except TooLate:
+        on_screen = arrived - min(rtt, table.settings.late_grace_ms - REACTION_MS)
+        shown = [version for i, (version, at) in enumerate(sent) if (at <= on_screen or i == 0)
+                 and (i + 1 == len(sent) or sent[i + 1][1] > on_screen - REACTION_MS)]
+        assert aimed.seen in shown, (sent, aimed, arrived)
+        assert card.value in table.state.tops[aimed.seen].allowed
+    except IllegalAction:
+        pass
+
+
+def test_a_claim_is_raised_to_what_was_on_screen_and_lowered_to_what_was_sent() -> None:
+    seen = Sightings()
+    for version, at in ((0, 0), (1, 1000), (2, 1100), (3, 2000)):
+        seen.note((version,), at)
+    assert seen.bound(0, 0, 2300, 0) == (2, 3)  # 3 came 300 ms ago: 2 was on screen
+    assert seen.bound(0, 0, 2700, 0) == (3, 3)
+    assert seen.bound(0, 2, 2300, 0) == (2, 3)
+    assert seen.bound(0, 99, 2300, 0) == (3, 3)
+    assert seen.bound(0, 0, 2700, 200) == (2, 3)  # a 200 ms round trip widens the window
+
+
+# Lag -------------------------------------------------------------------------------------
+
+
+def test_faked_lag_buys_at_most_the_cap_per_action_and_the_quota_gain_on_average() -> None:
+    credit = LagCredit()
+    cap = Settings().compensation_ms
+    credits = [credit.take(5000, cap) for _ in range(100)]
+    assert max(credits) == cap
+    assert sum(credits) <= QUOTA_MAX_MS + 100 * QUOTA_GAIN_MS
+
+
+def test_the_card_pressed_first_wins_within_the_credit() -> None:
+    t, clock = us_table(["7±1 9±1 9±1", "3±2 9±3 8±1"], DRAWS, "5±2")
+    arbiter = Arbiter(t)
+    arbiter.set_reach(1, 100)
+    got: list[tuple[int, Outcome]] = []
+    clock.run(until=1.0)
+    arbiter.submit(0, us.Play(C("7±1"), seen=0), 0, lambda o: got.append((0, o)))
+    clock.run(until=1.06)  # the far player's card arrives 60 ms later, pressed 40 ms sooner
+    arbiter.submit(1, us.Play(C("3±2"), seen=0), 100, lambda o: got.append((1, o)))
+    clock.run(until=2.0)
+    assert [seat for seat, _ in got] == [1, 0]
+    assert not isinstance(got[0][1], IllegalAction)
+    assert isinstance(got[1][1], TooLate) and got[1][1].winner == 1
+    assert got[1][1].margin_ms == 40
+
+
+def test_a_card_that_arrives_later_than_the_credit_loses() -> None:
+    t, clock = us_table(["7±1 9±1 9±1", "3±2 9±3 8±1"], DRAWS, "5±2")
+    arbiter = Arbiter(t)
+    arbiter.set_reach(1, 5000)  # it claims a huge lag: the cap holds
+    got: list[tuple[int, Outcome]] = []
+    clock.run(until=1.0)
+    arbiter.submit(0, us.Play(C("7±1"), seen=0), 0, lambda o: got.append((0, o)))
+    clock.run(until=1.3)  # 300 ms later: more than the cap of 250 ms
+    arbiter.submit(1, us.Play(C("3±2"), seen=0), 5000, lambda o: got.append((1, o)))
+    clock.run(until=2.0)
+    assert [seat for seat, _ in got] == [0, 1]
+    assert isinstance(got[1][1], TooLate) and got[1][1].winner == 0
+
+
+def test_without_compensation_the_first_to_arrive_wins_and_nobody_waits() -> None:
+    t, clock = us_table(["7±1 9±1 9±1", "3±2 9±3 8±1"], DRAWS, "5±2",
+                        settings=Settings(compensation_ms=0))
+    arbiter = Arbiter(t)
+    arbiter.set_reach(1, 100)
+    got: list[tuple[int, Outcome]] = []
+    clock.run(until=1.0)
+    arbiter.submit(0, us.Play(C("7±1"), seen=0), 0, lambda o: got.append((0, o)))
+    assert len(got) == 1  # answered at once
+    arbiter.submit(1, us.Play(C("3±2"), seen=0), 100, lambda o: got.append((1, o)))
+    assert isinstance(got[1][1], TooLate) and got[1][1].winner == 0
+
+
+def test_one_hand_means_one_action_in_flight() -> None:
+    options = sl.Options(one_hand_seats=(True, False))
+    state = scenario(("2c Jh|Qs|5d|8h|3c", "4h 9d|REST|||"), ("10s", "Ks"), options=options)
+    clock = VirtualClock()
+    t = Table(sl, options, clock=clock, first_round=state)
+    t.start()
+    arbiter = Arbiter(t)
+    arbiter.set_reach(1, 100)  # seat 0's actions wait for seat 1's
+    got: list[Outcome] = []
+    arbiter.submit(0, sl.Play(sl.Card.parse("Jh"), 0, seen=0), 0, got.append)
+    arbiter.submit(0, sl.Play(sl.Card.parse("Qs"), 1, seen=0), 0, got.append)
+    assert len(got) == 1 and isinstance(got[0], OneHand)
+    clock.run(until=1.0)
+    assert len(got) == 2 and not isinstance(got[1], IllegalAction)
