@@ -80,6 +80,7 @@ class Message(msgspec.Struct):
 
     type: str
     ref: int | None = None
+    n: int | None = None
     ok: bool | None = None
     code: str | None = None
     events: list[Event] = []
@@ -168,6 +169,9 @@ class Player:
                 tally.received += 1
                 message = decode(text)
                 kind = message.type
+                if kind == "ping":  # the server measures the lag: answer at once, as browsers do
+                    await self.ws.send(f'{{"type":"pong","n":{message.n}}}')
+                    continue
                 if message.view is not None:
                     self.view = message.view
                     if message.view.seat is not None:

@@ -182,3 +182,15 @@ def test_a_pause_holds_back_a_countdown_until_play_resumes() -> None:
     assert table.state.top == us.Card(5, 2)
     clock.run(until=30.5)
     assert table.state.top == us.Card(2, 2)
+
+
+def test_a_log_from_before_fair_races_replays_with_the_rules_of_its_time() -> None:
+    data = scenario()
+    assert "revision" not in data.get("table", {})
+    log = parse_log(data)
+    assert log.settings.revision == 1 and log.settings.compensation_ms == 0
+    assert parse_log(log_to_json(log)).settings == log.settings  # they survive a round trip
+    new = parse_log(log_to_json(table_log(played_table(5))))
+    assert new.settings.revision == 2 and new.settings.compensation_ms == 250
+    with pytest.raises(LogError):
+        parse_log({**data, "table": {**data.get("table", {}), "revision": 3}})

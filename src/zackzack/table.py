@@ -22,7 +22,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import Action, Event, MatchResult, RoundResult, Rules, fast_init
@@ -373,17 +373,23 @@ class Table:
                           " ms more")
         try:
             events = self.rules.apply(self.match.round, seat, action)
-        except (TooLate, DoesNotFit) as miss:
+        except IllegalAction as refusal:
             if self.settings.revision > 1:
-                self.last_action[seat] = t
-            self._judge_miss(seat, action, miss, t)
-        except IllegalAction:
-            if self.settings.revision > 1:
-                self.last_action[seat] = t
+                self.last_action[seat] = t  # one hand: a refused card took its time too
+            if isinstance(refusal, TooLate | DoesNotFit):
+                self._judge_miss(seat, action, refusal, t)
             raise
         self.last_action[seat] = t
         self._after(events, t, seat)
         return events
+
+    def aim(self, action: Action, newest: int | None = None) -> Action:
+        """``action`` aimed at the newest pile version from its ``seen`` to ``newest`` (or to
+        the newest there is) that its card fitted: what a reaction to any of them was."""
+        state = self.match.round
+        if newest is None:
+            newest = max(self.rules.versions(state))
+        return self.rules.aim(state, action, newest)  # type: ignore[no-any-return]
 
     def pause(self, at: int | None = None) -> None:
         """Halt play (at table time ``at``): timers stop, actions are refused, time stands still."""
@@ -418,7 +424,7 @@ class Table:
 
     # Inside ------------------------------------------------------------------------------
 
-    def _judge_miss(self, seat: int, action: Action, miss: IllegalAction, t: int) -> None:
+    def _judge_miss(self, seat: int, action: Action, miss: IllegalAction, t: int) -> NoReturn:
         """Raise ``TooLate`` (who won, by how much) or penalise and raise ``DoesNotFit``.
 
         The card was too late if it fitted the version it names (``seen``: see ``aim``),
@@ -435,14 +441,6 @@ class Table:
             raise DoesNotFit(f"{miss} {t - replaced} ms ago: that is too long") from None
         miss.winner, miss.margin_ms = self._by[pile][seen + 1], t - replaced
         raise miss
-
-    def aim(self, action: Action, newest: int | None = None) -> Action:
-        """``action`` aimed at the newest pile version from its ``seen`` to ``newest`` (or to
-        the newest there is) that its card fitted: what a reaction to any of them was."""
-        state = self.match.round
-        if newest is None:
-            newest = max(self.rules.versions(state))
-        return self.rules.aim(state, action, newest)  # type: ignore[no-any-return]
 
     def _penalise(self, seat: int, t: int) -> None:
         penalty: int = self.options.penalty_ms

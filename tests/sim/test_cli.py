@@ -43,6 +43,23 @@ def test_simulate_schnelllauf_with_a_handicap(tmp_path: Path,
     assert data["matches"] == 4
 
 
+def test_simulate_with_a_network_reports_each_seats_round_trip(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    figures = {}
+    for extra in ([], ["--no-compensation"]):
+        out_json = tmp_path / f"net{len(extra)}.json"
+        assert main(["simulate", "unter-spannung", "--bots", "pro,pro", "--rounds", "300",
+                     "--rtt", "10,250", "--seed", "3", "--jobs", "2", "--json", str(out_json),
+                     *extra]) == 0
+        text = capsys.readouterr().out
+        assert "RTT" in text and "250 ms" in text
+        data = json.loads(out_json.read_text())
+        assert [seat["rtt_ms"] for seat in data["seats"]] == [10, 250]
+        assert data["compensation"] is not bool(extra)
+        figures[bool(extra)] = data["seats"][1]["round_win_rate"]
+    assert figures[True] < figures[False]  # a 250 ms wire loses more without compensation
+
+
 def test_the_same_seed_gives_the_same_figures(tmp_path: Path) -> None:
     figures = []
     for jobs in ("1", "2"):
@@ -71,6 +88,10 @@ def test_the_same_seed_gives_the_same_figures(tmp_path: Path) -> None:
     (["schnelllauf", "--plot", "x.txt"], ".png"),
     (["schnelllauf", "--json", "."], "it is a directory"),
     (["unter-spannung", "--matches", "100000001"], "1 to 100000000"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10,x"], "whole milliseconds"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10,20,30"], "3 round trips"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10,-5"], "0 to 5000 ms"),
+    (["unter-spannung", "--no-compensation"], "needs --rtt"),
 ])
 def test_bad_arguments_get_a_clear_message_and_exit_2(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -19,9 +20,12 @@ def config(name: str, data: dict[str, object], bots: str, **amount: int) -> Conf
 
 US = config("unter-spannung", {"players": 3}, "pro,normal,beginner:random", rounds=450)
 SL = config("schnelllauf", {"pile_size": [4, 3]}, "pro,normal", matches=12)
+NET = replace(config("schnelllauf", {"one_hand_seats": [False, True]}, "normal,normal",
+                     matches=6),
+              rtt=(30, 180))
 
 
-@pytest.mark.parametrize("cfg", [US, SL], ids=["unter-spannung", "schnelllauf"])
+@pytest.mark.parametrize("cfg", [US, SL, NET], ids=["unter-spannung", "schnelllauf", "network"])
 def test_results_are_identical_for_one_and_two_jobs(cfg: Config) -> None:
     one = simulate(cfg, jobs=1)
     assert simulate(cfg, jobs=2) == one
@@ -92,3 +96,28 @@ def test_bad_configs_are_refused(kwargs: dict[str, int], message: str) -> None:
         Config(US.game, US.options, US.bots[:2], matches=1)
     with pytest.raises(ValueError, match="jobs"):
         simulate(SL, jobs=0)
+
+
+def test_a_simulated_match_over_a_network_replays_on_a_table_alone() -> None:
+    """The network decides only when and in which order actions reach the table: the
+    table's own log replays to the same result without it."""
+    import random
+
+    from zackzack.bots import Bot
+    from zackzack.clock import VirtualClock
+    from zackzack.matchlog import replay, table_log
+    from zackzack.sim import network
+    from zackzack.table import Settings, Table
+
+    rules = game("unter-spannung")
+    clock = VirtualClock()
+    table = Table(rules, rules.parse_options({"players": 3}), clock=clock, seed=4,
+                  settings=Settings())
+    links = network.Network(table, (10, 120, 250), random.Random(1)).links
+    for seat in range(3):
+        Bot(table, seat, "pro", random.Random(seat), links[seat])
+    table.start()
+    clock.run(until=3600)
+    assert table.match.result is not None
+    again = replay(table_log(table)).table
+    assert again.match.result == table.match.result and again.log == table.log
