@@ -20,14 +20,15 @@ from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, Rules
 from zackzack.table import Phase, Settings, Table, TableView
-from zackzack.tui.board import REACTION_S
 from zackzack.tui.keys import HAND_KEYS, PLACE_KEYS
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
-from zackzack.tui.session import Listener, Seat
+from zackzack.tui.session import Listener, Lost, Seat
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "tui"
 QUICK = Settings(start_ms=300, between_rounds_ms=2000)
 """A short start countdown, so that tests see it without waiting 3 s."""
+PERCEIVE_S = 0.25
+"""How long a quick player takes to see another seat's card (well inside the reaction window)."""
 
 
 class Idle:
@@ -57,12 +58,16 @@ class Spy:
         self.record.events.extend(events)
         self.listener.changed(events)
 
-    def refused(self, seat: int, code: str, reason: str) -> None:
+    def refused(self, seat: int, code: str, reason: str, lost: Lost | None = None) -> None:
         self.record.refusals.append((seat, code))
-        self.listener.refused(seat, code, reason)
+        self.record.lost.append(lost)
+        self.listener.refused(seat, code, reason, lost)
 
     def status(self, text: str) -> None:
         self.listener.status(text)
+
+    def measured(self, rtt_ms: int) -> None:
+        self.listener.measured(rtt_ms)
 
 
 class Recording(OfflineSession):
@@ -72,6 +77,7 @@ class Recording(OfflineSession):
         super().__init__(*args, **kwargs)
         self.acts: list[tuple[int, Action, int]] = []
         self.refusals: list[tuple[int, str]] = []
+        self.lost: list[Lost | None] = []
         self.events: list[Event] = []
 
     def start(self, listener: Listener) -> None:
@@ -119,10 +125,9 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float
 
 
 class Eyes:
-    """A quick player's eyes: another seat's card takes ``REACTION_S`` to see, one's own none.
+    """A quick player's eyes: another seat's card takes ``PERCEIVE_S`` to see, one's own none.
 
-    The board names the pile version a key aimed at by the same rule; a pilot faster than
-    that would aim at cards no person could have seen yet.
+    A pilot that presses before that would answer cards no person could have seen yet.
     """
 
     def __init__(self) -> None:
@@ -135,11 +140,11 @@ class Eyes:
         now = time.monotonic()
         if versions != self.versions:
             self.versions, self.since = versions, now
-        return now - self.since >= REACTION_S
+        return now - self.since >= PERCEIVE_S
 
     def own(self, view: TableView | None) -> None:
         """The piles of ``view`` changed by one's own hand: seen at once."""
-        self.versions, self.since = versions_of(view), time.monotonic() - REACTION_S
+        self.versions, self.since = versions_of(view), time.monotonic() - PERCEIVE_S
 
 
 def versions_of(view: TableView | None) -> tuple[int, ...]:
@@ -229,6 +234,7 @@ class Still:
                  mine: tuple[int, ...] = (0,)) -> None:
         self.rules, self._view, self.seats, self.mine = rules, view, tuple(seats), mine
         self.creator = False
+        self.reaction_ms = 600
         self.acts: list[tuple[int, Action]] = []
 
     async def open(self) -> None:

@@ -116,6 +116,35 @@ async def test_a_wrong_card_freezes_and_says_so() -> None:
         assert view is not None and str(view.state.top) == "3±1"
 
 
+async def test_a_lost_race_says_who_was_faster_and_does_not_freeze() -> None:
+    deal = us_deal(["3±1 8±2 4±1", "7±1 9±3 4±2"], ["1±1 4±3", "2±2 7±1"], "5±2",
+                   penalty_ms=4000)
+    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
+    app = PlayApp("de", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        board = app.screen.query_one(UsBoard)
+        clock = [0.0]  # what was on screen when, on a clock the test moves
+        board.sightings.clock = lambda: clock[0]
+        await until(pilot, lambda: game.view(0) is not None
+                    and game.view(0).phase is Phase.PLAYING)  # type: ignore[union-attr]
+        await until(pilot, lambda: bool(board.sightings.shown))
+        clock[0] = 10.0
+        assert game.table is not None
+        game.table.submit(1, us.Play(us.Card(7, 1), seen=0))  # 5±2 → 7±1: 3 fitted, now no more
+        assert board.sightings.shown[0][-1] == (1, 10.0)
+        clock[0] = 10.25  # a quarter second later: the key answered 5±2
+        await pilot.press("1")  # sorted hand: 3±1, 4±1, 8±2
+        assert game.acts[-1][1] == us.Play(us.Card(3, 1), seen=0)
+        assert game.refusals == [(0, "too_late")]
+        lost = game.lost[-1]
+        assert lost is not None and lost.winner == 1 and lost.margin_ms >= 0
+        assert f"Zu spät – Bot 1 war {lost.margin_ms} ms schneller" in shown(app, "#feedback")
+        view = game.view(0)
+        assert view is not None and view.frozen_until[0] == 0
+        screenshot(app, "us_too_late_de")
+
+
 async def test_a_hand_longer_than_the_keys_stays_reachable() -> None:
     long_hand = " ".join(f"{v}±{s}" for v in range(1, 11) for s in (1, 2, 3))
     extra = "1±1 1±2 2±1 2±2 3±1 3±2 4±1 4±2"  # 38 cards in all: more than the 36 keys

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tui.kit import text
 from zackzack.cli import main, parser
 from zackzack.clock import VirtualClock
 from zackzack.games import schnelllauf as sl
@@ -14,11 +15,14 @@ from zackzack.games import unter_spannung as us
 from zackzack.games.base import Rules, event_json, to_json
 from zackzack.table import Table
 from zackzack.tui import keys
+from zackzack.tui.board import Sightings
 from zackzack.tui.cards import SPREADS, plain, sl_top, us_card
 from zackzack.tui.cli import sessions
 from zackzack.tui.codec import decode_event, decode_view
+from zackzack.tui.lobby import waiting
 from zackzack.tui.offline import OfflineSession
 from zackzack.tui.remote import parse_link
+from zackzack.tui.session import Seat
 from zackzack.tui.setup import Setup, handicap
 from zackzack.tui.texts import _TEXT, system_lang
 
@@ -140,3 +144,46 @@ def test_both_languages_have_every_text_and_the_locale_picks_one() -> None:
     assert system_lang({"LC_ALL": "", "LANG": "de_DE.UTF-8"}) == "de"
     assert system_lang({"LC_MESSAGES": "fr_FR"}) == "en"
     assert system_lang({}) == "en"
+
+
+def test_a_key_aims_at_the_pile_as_it_was_on_screen_a_reaction_window_before() -> None:
+    now, window = [0.0], [0.6]
+    seen = Sightings(lambda: window[0], lambda: now[0])
+    assert seen.aimed(0, 3) == 3  # nothing on screen yet: the pile as it is
+    seen.note((0, 0), round=1)
+    now[0] = 0.3
+    seen.note((1, 0), round=1)
+    now[0] = 0.5
+    assert seen.aimed(0, 1) == 0  # shown for less than the window: the round's first version
+    now[0] = 5.0
+    seen.note((2, 0), round=1)
+    now[0] = 5.2
+    seen.note((3, 0), round=1)
+    now[0] = 5.4
+    assert seen.aimed(0, 3) == 1  # 200 and 400 ms after two changes: 4.8 s showed version 1
+    now[0] = 5.75
+    assert seen.aimed(0, 3) == 2  # 5.15 s showed version 2
+    now[0] = 5.85
+    assert seen.aimed(0, 3) == 3  # just over one window after version 3 came
+    assert seen.aimed(0, 2) == 2  # never newer than the pile it is played onto
+    assert seen.aimed(1, 0) == 0 and seen.aimed(5, 7) == 7  # an unknown pile: as it is
+    window[0] = 0.3  # a server with a shorter window: read at each press
+    now[0] = 5.45
+    assert seen.aimed(0, 3) == 2
+    now[0] = 5.6
+    assert seen.aimed(0, 3) == 3
+    seen.note((4, 0), round=1, own=[0])  # one's own card: known at once
+    assert seen.aimed(0, 4) == 4
+    seen.note((1, 1), round=2)  # a new round: the old round's versions do not count
+    now[0] = 5.7
+    seen.note((2, 1), round=2)
+    assert seen.aimed(0, 2) == 1 and seen.shown[0] == [(1, 5.6), (2, 5.7)]
+    seen.note((0, 0))  # versions went back (a round number not known): forgotten as well
+    assert seen.shown == [[(0, 5.7)], [(0, 5.7)]]
+
+
+def test_the_waiting_room_names_a_slow_connection() -> None:
+    seats = [Seat("Tui", lag="slow"), Seat("Anna", lag="slow"), Seat("Ben", lag="good")]
+    shown = text(waiting(seats, (0,), "de", False, False))
+    assert "Anna  ✓ (langsame Verbindung)" in shown
+    assert "Tui  ✓ (" not in shown and "Ben  ✓ (" not in shown  # only the others, only slow

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import socket
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -15,13 +16,16 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from tui.kit import play_out, screenshot, shown, until, us_keys
+from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event
+from zackzack.race import SLOW_RTT_MS
 from zackzack.server.app import Config, create_app
 from zackzack.table import Phase, Settings
 from zackzack.tui.app import PlayApp
-from zackzack.tui.game_screen import GameScreen
+from zackzack.tui.game_screen import STYLES, GameScreen
+from zackzack.tui.keys import HAND_KEYS
 from zackzack.tui.remote import RemoteSession, parse_link
-from zackzack.tui.session import Listener
+from zackzack.tui.session import Listener, Lost
 from zackzack.tui.us_board import UsBoard
 
 
@@ -64,26 +68,34 @@ class Recorded(RemoteSession):
     """A remote session that keeps the refusals it passes on."""
 
     refusals: list[str]
+    lost: list[Lost | None]
     acts = 0
+    actions: list[Action]
 
     def act(self, seat: int, action: Action) -> None:
         self.acts += 1
+        self.actions.append(action)
         super().act(seat, action)
 
     def start(self, listener: Listener) -> None:
-        self.refusals = []
+        self.refusals, self.lost, self.actions = [], [], []
         outer = self
 
         class Spy:
             def changed(self, events: Sequence[Event]) -> None:
                 listener.changed(events)
 
-            def refused(self, seat: int, code: str, reason: str) -> None:
+            def refused(self, seat: int, code: str, reason: str,
+                        lost: Lost | None = None) -> None:
                 outer.refusals.append(code)
-                listener.refused(seat, code, reason)
+                outer.lost.append(lost)
+                listener.refused(seat, code, reason, lost)
 
             def status(self, text: str) -> None:
                 listener.status(text)
+
+            def measured(self, rtt_ms: int) -> None:
+                listener.measured(rtt_ms)
 
         super().start(Spy())
 
@@ -136,7 +148,8 @@ async def test_the_terminal_joins_a_server_table_plays_reconnects_and_finishes(
             await until(pilot, lambda: _phase(tui) is Phase.PLAYING)
             await play_out(pilot, lambda: tui.view(0), us_keys)
             assert _phase(tui) is Phase.OVER
-            assert set(tui.refusals) <= {"too_late"}
+            # races lost, or a card pressed as the bot went out: never a wrong card
+            assert set(tui.refusals) <= {"too_late", "round_over"}, tui.refusals
             await pilot.pause(0.1)
             assert "Match over" in shown(app, "#panel") and "Enter" not in shown(app, "#panel")
             screenshot(app, "join_results")
@@ -167,3 +180,123 @@ async def test_joining_a_table_that_does_not_exist_is_a_clear_error(server: str)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
+
+
+EVEN_DECK = [f"{value}±2" for value in (2, 4, 6, 8, 10) for _ in range(8)]
+"""Every card fits the values two up and two down, so a card that fitted the top before any
+play never fits the top after it: a card pressed for the old top is too late or wrong."""
+
+
+def latest_view(host: Host) -> dict[str, Any]:
+    """The newest view the host was sent."""
+    return next(m["view"] for m in reversed(host.inbox) if m.get("view") is not None)
+
+
+async def test_a_card_for_the_pile_before_pressed_within_the_reaction_window_is_too_late(
+        server: str) -> None:
+    async with connect(server.replace("http", "ws") + "/ws") as browser:
+        host = Host(browser)
+        await host.send(type="hello", token=None, name="Host")
+        await host.send(type="create", game="unter-spannung",
+                        options={"deck": EVEN_DECK, "penalty_ms": 5000, "countdown_ms": 300},
+                        seats=[{"kind": "open"}, {"kind": "open"}])
+        await until_true(lambda: host.last("table") is not None)
+        url, code = parse_link(host.last("table")["table"]["link"])  # type: ignore[index]
+        made: list[Recorded] = []
+
+        def session() -> Recorded:
+            made.append(Recorded(url, code, "Tui", "en"))
+            return made[-1]
+
+        app = PlayApp("en", session, again=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            tui = made[0]
+            assert tui.mine == (1,) and tui.reaction_ms == 600  # from the welcome
+            board = app.screen.query_one(UsBoard)
+            clock = [0.0]  # the screen's clock for what was on screen when: ours to move
+            board.sightings.clock = lambda: clock[0]
+            await pilot.press("enter")
+            await until(pilot, lambda: tui.seats[1].ready)
+            await host.send(type="start")
+            await until(pilot, lambda: _phase(tui) is Phase.PLAYING
+                        and latest_view(host)["phase"] == "playing")
+            refs = iter(range(1, 1000))
+            for _ in range(40):  # both draw until each holds a card for the top
+                mine = tui.view(1)
+                theirs = latest_view(host)
+                assert mine is not None
+                top = mine.state.top
+                assert str(top) == theirs["state"]["top"]
+                hand = sorted(mine.state.hand)
+                if not any(us.fits(us.Card.parse(card), top) for card in theirs["state"]["hand"]):
+                    count = len(theirs["state"]["hand"])
+                    await host.send(type="act", ref=next(refs), action={"type": "draw"})
+                    await until(pilot, lambda c=count: len(latest_view(host)["state"]["hand"]) > c)
+                elif not any(us.fits(card, top) for card in hand):
+                    count = len(hand)
+                    await pilot.press("space")
+                    await until(pilot, lambda c=count: len(tui.view(1).state.hand) > c)  # type: ignore[union-attr]
+                else:
+                    break
+            else:
+                raise AssertionError("nobody got a card for the top")
+            before = mine.state.version
+            theirs_fit = next(card for card in map(us.Card.parse, theirs["state"]["hand"])
+                              if us.fits(card, top))
+            late = next(card for card in hand if us.fits(card, top))
+            clock[0] = 10.0  # the pile has been on screen for long
+            await host.send(type="act", ref=next(refs), action={
+                "type": "play", "card": str(theirs_fit), "seen": before})
+            await until(pilot, lambda: board.sightings.shown[0][-1][0] == before + 1)
+            assert not us.fits(late, tui.view(1).state.top)  # type: ignore[union-attr]
+            clock[0] = 10.2  # 200 ms after the new top came on screen: the key was for the old
+            await pilot.press(HAND_KEYS[sorted(tui.view(1).state.hand).index(late)])  # type: ignore[union-attr]
+            await until(pilot, lambda: bool(tui.refusals))
+            assert tui.actions[-1] == us.Play(late, seen=before)
+            assert tui.refusals == ["too_late"]
+            lost = tui.lost[-1]
+            assert lost is not None and lost.winner == 0 and lost.margin_ms >= 0
+            feedback = shown(app, "#feedback")
+            assert re.search(r"Too late – Host was \d+ ms faster\. No penalty\.", feedback)
+            assert app.screen.feedback.style == STYLES["too_late"]  # type: ignore[attr-defined]
+            view = tui.view(1)
+            assert view is not None and view.frozen_until[1] <= tui.now()  # no freeze
+            assert not [e for m in host.inbox if m["type"] == "events" for e in m["events"]
+                        if e["type"] == "penalised"]
+            screenshot(app, "join_too_late")
+            # The same key once the new top has been on screen for longer than the window:
+            # the card answered nothing on screen then, so it is a wrong card.
+            clock[0] = 11.0
+            await pilot.press(HAND_KEYS[sorted(tui.view(1).state.hand).index(late)])  # type: ignore[union-attr]
+            await until(pilot, lambda: len(tui.refusals) == 2)
+            assert tui.actions[-1] == us.Play(late, seen=before + 1)
+            assert tui.refusals[-1] == "does_not_fit" and tui.lost[-1] is None
+            assert "Does not fit" in shown(app, "#feedback")
+        host.reader.cancel()
+
+
+async def test_the_terminal_answers_the_servers_pings_and_shows_the_round_trip(
+        server: str) -> None:
+    async with connect(server.replace("http", "ws") + "/ws") as browser:
+        host = Host(browser)
+        await host.send(type="hello", token=None, name="Host")
+        await host.send(type="create", game="schnelllauf", options={},
+                        seats=[{"kind": "open"}, {"kind": "open"}])
+        await until_true(lambda: host.last("table") is not None)
+        link = host.last("table")["table"]["link"]  # type: ignore[index]
+        url, code = parse_link(link)
+        tui = RemoteSession(url, code, "Tui", "de")
+        app = PlayApp("de", lambda: tui, again=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            # the first ping has no figure yet; the second one (2 s on) carries the measure
+            await until(pilot, lambda: "Verbindung" in shown(app, "#head"), timeout=15)
+            assert tui.rtt_ms is not None
+            quality = "gut" if tui.rtt_ms < SLOW_RTT_MS else "langsam"  # a busy machine: slow
+            assert f"Verbindung {quality} · {tui.rtt_ms} ms" in shown(app, "#head")
+            # the server measured the answers: the host sees how the terminal's seat is doing
+            await until_true(lambda: host.last("table")["table"]["seats"][1].get("lag")  # type: ignore[index]
+                             in ("good", "slow"))
+            screenshot(app, "join_connection_de")
+        host.reader.cancel()

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from tui.kit import Still, idle, recording, screenshot, shown, text, until, us_deal
+from tui.kit import Recording, Still, idle, recording, screenshot, shown, text, until, us_deal
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import RoundResult
 from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall
-from zackzack.tui.game_screen import GameScreen
-from zackzack.tui.session import Seat
+from zackzack.tui.game_screen import STYLES, GameScreen
+from zackzack.tui.session import Lost, Seat
 from zackzack.tui.sl_board import SlBoard
 from zackzack.tui.start import StartScreen
 from zackzack.tui.us_board import UsBoard
@@ -147,3 +147,45 @@ async def test_tournament_standings_between_rounds() -> None:
             assert words in panel
         assert not app.screen.query_one(UsBoard).display
         screenshot(app, "us_tournament_de")
+
+
+async def test_slow_connections_and_lost_races_are_said_in_words() -> None:
+    deal = us_deal(["3±1 8±2 4±1", "7±1 9±3 4±2"], ["1±1 4±3", "2±2 7±1"], "5±2")
+    game = Recording(us, deal.options, [Seat("Tui"), Seat("Anna", lag="slow")], (0,),
+                     {1: idle}, seed=7, settings=Settings(), first_round=deal)
+    app = PlayApp("en", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen) and game.view(0) is not None)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.pause(0.1)
+        assert "Anna (slow connection)" in text(screen.query_one(UsBoard).render())
+        assert "connection" not in shown(app, "#head")  # offline: no connection to show
+        screen.measured(240)
+        assert "connection slow · 240 ms" in shown(app, "#head")
+        screen.measured(42)
+        assert "connection good · 42 ms" in shown(app, "#head")
+        says = {
+            Lost(1, 40): "Too late – Anna was 40 ms faster. No penalty.",
+            Lost(None, 15): "Too late – the table's own step came 15 ms sooner. No penalty.",
+            Lost(0, 5): "Too late – your own card got there first. No penalty.",
+            None: "Too late – someone was faster. No penalty.",
+        }
+        for lost, words in says.items():
+            screen.refused(0, "too_late", "7±2 fitted 5±2", lost)
+            assert words in shown(app, "#feedback")
+            assert screen.feedback.style == STYLES["too_late"] != STYLES["does_not_fit"]
+        screen.refused(0, "too_late", "", Lost(1, 40))
+        screenshot(app, "us_lost_race")
+        screen.refused(0, "one_hand", "one hand only: your last action is not answered yet")
+        assert "One hand only: wait a moment." in shown(app, "#feedback")
+
+
+async def test_schnelllauf_names_a_slow_opponent_in_german() -> None:
+    game = Recording(sl, sl.Options(), [Seat("Tui"), Seat("Anna", lag="slow")], (0,),
+                     {1: idle}, seed=7, settings=Settings())
+    app = PlayApp("de", lambda: game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen) and game.view(0) is not None)
+        await pilot.pause(0.1)
+        assert "Anna (langsame Verbindung)" in text(app.screen.query_one(SlBoard).render())

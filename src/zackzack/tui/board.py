@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -15,49 +15,66 @@ from zackzack.tui.keys import Command, Scheme
 from zackzack.tui.session import Session
 from zackzack.tui.texts import tr
 
-REACTION_S = 0.25
-"""Nobody presses a key in answer to a pile that changed less than this long ago."""
-
 
 class Sightings:
     """When each pile version came on screen, to name the version a key press aimed at.
 
-    A person who presses a key 0.1 s after the pile changed was answering the card before:
-    if theirs fitted that one, they were too late, not wrong (RULES.md, the race). Their own
-    card on top they know at once.
+    A card's ``seen`` is the version of its pile that was on screen ``window()`` seconds
+    before the key press (the round's first version if the pile has been shown for less
+    time): a card that fitted any version from that one up to the top is too late, not wrong
+    (RULES.md, the race). Versions shown in an earlier round do not count. One's own card on
+    top one knows at once: that version counts as shown a window earlier. The browser's
+    ``web/js/sightings.js`` follows the same rule.
 
     >>> now = [0.0]
-    >>> seen = Sightings(lambda: now[0])
-    >>> seen.note((4,)); now[0] = 1.0; seen.note((5,)); now[0] = 1.1
+    >>> seen = Sightings(lambda: 0.6, lambda: now[0])
+    >>> seen.note((4,)); now[0] = 1.0; seen.note((5,)); now[0] = 1.5
     >>> seen.aimed(0, 5)
     4
-    >>> now[0] = 1.3
+    >>> now[0] = 1.6
     >>> seen.aimed(0, 5)
     5
+    >>> seen.note((0,), round=2); now[0] = 1.7; seen.note((1,), round=2); now[0] = 1.9
+    >>> seen.aimed(0, 1)
+    0
+    >>> seen.note((2,), round=2, own={0}); seen.aimed(0, 2)
+    2
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, window: Callable[[], float],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.window = window
+        """The reaction window in seconds (read at each key press)."""
         self.clock = clock
         self.shown: list[list[tuple[int, float]]] = []
+        self.round: int | None = None
 
-    def note(self, versions: Sequence[int], own: bool = False) -> None:
-        """The piles now on screen are at ``versions`` (``own``: after one's own card)."""
-        now = self.clock() - (REACTION_S if own else 0)
-        if len(self.shown) != len(versions):
+    def note(self, versions: Sequence[int], round: int | None = None,
+             own: Collection[int] = ()) -> None:
+        """The piles now on screen are at ``versions`` (in ``round``, when known); ``own``:
+        the piles one's own card just changed."""
+        now = self.clock()
+        if len(self.shown) != len(versions) or (round is not None and round != self.round):
             self.shown = [[] for _ in versions]
-        for history, version in zip(self.shown, versions, strict=True):
+        if round is not None:
+            self.round = round
+        for pile, (history, version) in enumerate(zip(self.shown, versions, strict=True)):
             if history and version < history[-1][0]:
                 history.clear()
             if not history or history[-1][0] != version:
-                history.append((version, now))
-                del history[:-8]
+                history.append((version, now - self.window() if pile in own else now))
+                del history[:-KEEP]
 
     def aimed(self, pile: int, current: int) -> int:
-        """The newest version of ``pile`` on screen ``REACTION_S`` ago (``current``: none)."""
+        """The version of ``pile`` on screen ``window()`` ago (``current``: none noted yet)."""
         history = self.shown[pile] if pile < len(self.shown) else []
-        cutoff = self.clock() - REACTION_S
+        cutoff = self.clock() - self.window()
         seen = [version for version, at in history if at <= cutoff and version <= current]
-        return seen[-1] if seen else (history[0][0] if history else current)
+        return seen[-1] if seen else min(history[0][0], current) if history else current
+
+
+KEEP = 64
+"""Pile versions remembered per pile: far more than change within a reaction window."""
 
 
 class Board(Widget):
@@ -70,7 +87,7 @@ class Board(Widget):
         self.session = session
         self.scheme = scheme
         self.lang = lang
-        self.sightings = Sightings()
+        self.sightings = Sightings(lambda: self.session.reaction_ms / 1000)
 
     def versions(self, view: TableView) -> tuple[int, ...]:
         """The pile versions in ``view``."""
@@ -82,6 +99,12 @@ class Board(Widget):
             return tr("you", self.lang)
         seats = self.session.seats
         return seats[seat].name if seat < len(seats) else str(seat + 1)
+
+    def lag(self, seat: int) -> str:
+        """``slow connection`` after another person whose connection is slow, else ``""``."""
+        seats = self.session.seats
+        slow = seat < len(seats) and seats[seat].lag == "slow" and seat not in self.session.mine
+        return tr("slow_connection", self.lang) if slow else ""
 
     def view(self, seat: int | None) -> TableView | None:
         """The view of ``seat`` now, if the round is on."""

@@ -15,13 +15,14 @@ from textual.widgets import Static
 
 from zackzack.describe import describe
 from zackzack.games.base import Event
+from zackzack.race import SLOW_RTT_MS
 from zackzack.table import Announced, Phase, TableView
 from zackzack.tui import keys
 from zackzack.tui.board import Board
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
 from zackzack.tui.lobby import waiting
 from zackzack.tui.results import results
-from zackzack.tui.session import Session, names
+from zackzack.tui.session import Lost, Session, names
 from zackzack.tui.sl_board import SlBoard
 from zackzack.tui.texts import known, tr
 from zackzack.tui.us_board import UsBoard
@@ -64,6 +65,8 @@ class GameScreen(Screen[None]):
         self.feedback_code = ""
         self.feedback_until = 0.0
         self.connection = ""
+        self.rtt_ms: int | None = None
+        """The round trip to the server as last measured (``None``: offline, not yet known)."""
         self.said_ready = False
         self.resume_at = 0.0
 
@@ -96,10 +99,10 @@ class GameScreen(Screen[None]):
         reader = mine[0] if len(mine) == 1 else None
         seats = names(self.session.seats)
         view = self.table_view()
-        if view is not None and view.state is not None and any(
-                event.kind == "played" and getattr(event, "seat", None) in mine
-                for event in events):
-            self.board.sightings.note(self.board.versions(view), own=True)
+        own = {getattr(event, "pile", 0) for event in events
+               if event.kind == "played" and getattr(event, "seat", None) in mine}
+        if view is not None and view.state is not None and own:
+            self.board.sightings.note(self.board.versions(view), view.round, own)
         if view is not None and view.resumes_in is not None:
             self.resume_at = time.monotonic() + view.resumes_in / 1000
         for event in events:
@@ -108,22 +111,41 @@ class GameScreen(Screen[None]):
                 self.log_lines.append(Text(line, style=STYLES.get(event.kind, "")))
         self.show()
 
-    def refused(self, seat: int, code: str, reason: str) -> None:
-        """Say clearly why an action was refused: too late, does not fit, frozen, …"""
+    def refused(self, seat: int, code: str, reason: str, lost: Lost | None = None) -> None:
+        """Say clearly why an action was refused: too late (and to whom), does not fit, …"""
         if code == "frozen" and self.feedback_code == "does_not_fit" \
                 and time.monotonic() < self.feedback_until:
             return
         self.feedback_code = code
-        text = tr(code, self.lang) if known(code) else tr("refused", self.lang, reason=reason)
+        if code == "too_late" and lost is not None:
+            text = self._lost(seat, lost)
+        elif known(code):
+            text = tr(code, self.lang)
+        else:
+            text = tr("refused", self.lang, reason=reason)
         if len(self.session.mine) > 1:
             text = f"{self.session.seats[seat].name}: {text}"
         self.feedback = Text(f" {text} ", style=STYLES.get(code, "bold"))
         self.feedback_until = time.monotonic() + FEEDBACK_S
         self.show()
 
+    def _lost(self, seat: int, lost: Lost) -> str:
+        """The lost race in words: who was how much faster (the table's step, one's own card)."""
+        if lost.winner is None:
+            return tr("too_late_step", self.lang, ms=lost.margin_ms)
+        if lost.winner == seat:
+            return tr("too_late_own", self.lang)
+        return tr("too_late_by", self.lang, who=self.board.name_of(lost.winner),
+                  ms=lost.margin_ms)
+
     def status(self, text: str) -> None:
         """Connection news go into the header."""
         self.connection = text
+        self.show()
+
+    def measured(self, rtt_ms: int) -> None:
+        """The round trip to the server: the header shows it."""
+        self.rtt_ms = rtt_ms
         self.show()
 
     # Drawing -------------------------------------------------------------------------------
@@ -152,6 +174,10 @@ class GameScreen(Screen[None]):
             head.append(f" · {tr('round', self.lang, n=view.round)}")
         if self.connection:
             head.append(f"   {self.connection}", style="italic yellow")
+        elif self.rtt_ms is not None:
+            good = self.rtt_ms < SLOW_RTT_MS
+            link = tr("link_good" if good else "link_slow", self.lang, ms=self.rtt_ms)
+            head.append(f"   {link}", style="dim" if good else "italic yellow")
         self.query_one("#head", Static).update(head)
         phase = view.phase if view is not None else Phase.WAITING
         playing = phase in (Phase.STARTING, Phase.PLAYING, Phase.PAUSED)
@@ -166,7 +192,7 @@ class GameScreen(Screen[None]):
             panel.update(waiting(self.session.seats, self.session.mine, self.lang,
                                  self.session.creator, self.said_ready))
         if view is not None and view.state is not None:
-            self.board.sightings.note(self.board.versions(view))
+            self.board.sightings.note(self.board.versions(view), view.round)
         self.board.refresh()
         self.query_one("#banner", Static).update(self._banner(view, now))
         if time.monotonic() > self.feedback_until:

@@ -24,6 +24,8 @@ def waiting(seats: Sequence[Seat], mine: Sequence[int], lang: str, creator: bool
             line.append("  ✓" if seat.ready else "  …", style="green" if seat.ready else "dim")
             if not seat.connected:
                 line.append(f" {tr('seat_gone', lang)}", style="dim")
+            elif seat.lag == "slow" and index not in mine:
+                line.append(f" ({tr('slow_connection', lang)})", style="italic")
         lines.append(line)
     lines.append(Text(""))
     if mine:

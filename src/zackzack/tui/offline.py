@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from zackzack.games.base import Action, Event, Rules
-from zackzack.games.errors import IllegalAction
+from zackzack.games.errors import IllegalAction, TooLate
+from zackzack.race import REACTION_MS
 from zackzack.table import LIVE, Settings, Table, TableView
-from zackzack.tui.session import Listener, Seat
+from zackzack.tui.session import Listener, Lost, Seat
 
 
 class Player(Protocol):
@@ -30,6 +31,7 @@ class OfflineSession:
     """A local table: people at this keyboard in ``mine``, a bot in every other seat."""
 
     creator = True
+    reaction_ms = REACTION_MS
 
     def __init__(self, rules: Rules, options: Any, seats: Sequence[Seat], mine: Sequence[int],
                  bots: Mapping[int, BotMaker], *, seed: int, settings: Settings = LIVE,
@@ -75,13 +77,17 @@ class OfflineSession:
         return self.table.time_ms() if self.table is not None else 0
 
     def act(self, seat: int, action: Action) -> None:
-        """Submit at once; a refusal goes straight to the listener."""
+        """Submit at once, aimed as a reaction to any pile version it names or shown since
+        (a local table shows every version the moment it exists); a refusal goes straight to
+        the listener."""
         if self.table is None or self._listener is None:
             return
         try:
-            self.table.submit(seat, action)
+            self.table.submit(seat, self.table.aim(action))
         except IllegalAction as error:
-            self._listener.refused(seat, error.code, str(error))
+            lost = Lost(error.winner, error.margin_ms) \
+                if isinstance(error, TooLate) and error.margin_ms is not None else None
+            self._listener.refused(seat, error.code, str(error), lost)
 
     def ready(self) -> None:
         """A local table starts by itself."""

@@ -3,7 +3,8 @@
 ``open`` says hello and joins the table from the link (or watches it when every seat is
 taken); afterwards a reader task turns the server's messages into views and events. A
 dropped connection is retried with growing pauses; the server knows the player by the
-token of the first hello, so joining again returns to the same seat.
+token of the first hello, so joining again returns to the same seat. The server's ``ping``
+is answered at once (it measures the lag); its ``rtt`` goes to the screen.
 
 >>> parse_link("http://localhost:8000/t/k7m2qx")
 ('ws://localhost:8000/ws', 'K7M2QX')
@@ -27,7 +28,7 @@ from zackzack.games.base import Action, Rules, to_json
 from zackzack.server import protocol as p
 from zackzack.table import Phase, TableView
 from zackzack.tui.codec import decode_event, decode_view
-from zackzack.tui.session import Listener, Seat
+from zackzack.tui.session import Listener, Lost, Seat
 from zackzack.tui.texts import tr
 
 RETRY_S = (0.2, 0.5, 1.0, 2.0, 4.0)
@@ -63,6 +64,10 @@ class RemoteSession:
         self.mine: tuple[int, ...] = ()
         self.creator = False
         self.closed = False
+        self.reaction_ms = 600
+        """The reaction window the server judges ``seen`` by (``welcome.reaction_ms``)."""
+        self.rtt_ms: int | None = None
+        """The server's estimate of this connection's round trip (``None``: not yet)."""
         self._socket: ClientConnection | None = None
         self._table: p.TableInfo | None = None
         self._view: TableView | None = None
@@ -90,6 +95,7 @@ class RemoteSession:
             await self._send(socket, p.Hello(token=self.token, name=self.name))
             welcome = await self._expect(socket, p.Welcome)
             self.token, self.player = welcome.token, welcome.player
+            self.reaction_ms = welcome.reaction_ms
             await self._send(socket, p.Join(code=self.code))
             state = await self._expect(socket, p.TableState)
         except BaseException:
@@ -104,6 +110,8 @@ class RemoteSession:
             message = self._decode(await socket.recv())
             if isinstance(message, kind):
                 return message
+            if isinstance(message, p.Probe):
+                await self._answer(socket, message)
             if isinstance(message, p.Error):
                 if message.code in WATCH_INSTEAD:
                     await self._send(socket, p.Watch(code=self.code))
@@ -122,6 +130,12 @@ class RemoteSession:
     async def _send(socket: ClientConnection, message: p.ClientMessage) -> None:
         await socket.send(_encoder.encode(message).decode())
 
+    async def _answer(self, socket: ClientConnection, probe: p.Probe) -> None:
+        """Answer the server's ping at once and keep its estimate of the round trip."""
+        await self._send(socket, p.ProbeReply(n=probe.n))
+        if probe.rtt is not None:
+            self.rtt_ms = probe.rtt
+
     # Reading -------------------------------------------------------------------------------
 
     def start(self, listener: Listener) -> None:
@@ -135,7 +149,10 @@ class RemoteSession:
             if socket is not None:
                 with contextlib.suppress(WebSocketException, OSError):
                     async for text in socket:
-                        self._receive(self._decode(text))
+                        message = self._decode(text)
+                        if isinstance(message, p.Probe):
+                            await self._answer(socket, message)
+                        self._receive(message)
             if not self.closed:
                 await self._reconnect()
 
@@ -167,11 +184,17 @@ class RemoteSession:
                 listener.changed(events)
         elif isinstance(message, p.Ack) and not message.ok and listener is not None:
             seat = self._refs.pop(message.ref, self.mine[0] if self.mine else 0)
-            listener.refused(seat, message.code or "refused", message.reason or "")
+            lost = Lost(message.winner, message.margin_ms) \
+                if message.code == "too_late" and message.margin_ms is not None else None
+            listener.refused(seat, message.code or "refused", message.reason or "", lost)
         elif isinstance(message, p.Ack):
             self._refs.pop(message.ref, None)
         elif isinstance(message, p.Error) and listener is not None:
-            listener.refused(self.mine[0] if self.mine else 0, message.code, message.reason)
+            mine = self.mine[0] if self.mine else 0
+            seat = self._refs.pop(message.ref, mine) if message.ref is not None else mine
+            listener.refused(seat, message.code, message.reason)
+        elif isinstance(message, p.Probe) and message.rtt is not None and listener is not None:
+            listener.measured(message.rtt)
 
     def _take(self, info: p.TableInfo | None, view: Any, now: int) -> None:
         """Keep the table, its seats and the view, and the clock they are on."""
@@ -181,7 +204,8 @@ class RemoteSession:
             self.mine = (info.you,) if info.you is not None else ()
             self.creator = info.creator == self.player
             self.seats = tuple(Seat(seat.name or tr("seat_open", self.lang), seat.kind,
-                                    seat.connected, seat.ready) for seat in info.seats)
+                                    seat.connected, seat.ready, seat.lag)
+                               for seat in info.seats)
         if view is not None:
             self._view = decode_view(self.rules, view)
         self._clock = (now, asyncio.get_running_loop().time())

@@ -2,7 +2,8 @@
 
 A session seats one or two people at this keyboard (``mine``), gives the screens each
 seat's view and the table time, and takes their actions. What happens comes back through
-a :class:`Listener`: events, refusals (with the stable reason code) and connection news.
+a :class:`Listener`: events, refusals (with the stable reason code and, for a lost race,
+who won it), connection news and the measured round trip.
 """
 
 from __future__ import annotations
@@ -23,6 +24,16 @@ class Seat:
     kind: str = "human"
     connected: bool = True
     ready: bool = True
+    lag: str | None = None
+    """A remote person's connection: ``"good"``, ``"slow"`` or ``None`` (not measured, a bot)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    """A lost race: who took the pile first (``None``: the table's own step), how much sooner."""
+
+    winner: int | None
+    margin_ms: int
 
 
 class Listener(Protocol):
@@ -31,11 +42,15 @@ class Listener(Protocol):
     def changed(self, events: Sequence[Event]) -> None:
         """The table changed (``events`` may be empty: seats, a new view after reconnecting)."""
 
-    def refused(self, seat: int, code: str, reason: str) -> None:
-        """The table refused ``seat``'s action with reason ``code`` (``too_late``, …)."""
+    def refused(self, seat: int, code: str, reason: str, lost: Lost | None = None) -> None:
+        """The table refused ``seat``'s action with reason ``code`` (``too_late``, …);
+        ``lost``: who won the race, when the table says so."""
 
     def status(self, text: str) -> None:
         """News about the connection (``""``: all is well)."""
+
+    def measured(self, rtt_ms: int) -> None:
+        """The connection's round trip to the server takes about ``rtt_ms`` ms (remote only)."""
 
 
 class Session(Protocol):
@@ -56,6 +71,11 @@ class Session(Protocol):
     @property
     def creator(self) -> bool:
         """Whether this keyboard may start the match (remote tables wait for their creator)."""
+
+    @property
+    def reaction_ms(self) -> int:
+        """The reaction window: a card's ``seen`` names its pile as on screen this long before
+        the key press (RULES.md, the race)."""
 
     async def open(self) -> None:
         """Get ready to be shown: a remote session connects and learns its game and seat."""

@@ -84,6 +84,9 @@ class SlBoard(Board):
 
     def _layout(self, view: TableView, state: sl.View, seat: int, hand: int | None) -> Block:
         title = label(self.name_of(seat))
+        lag = self.lag(seat)
+        if lag:
+            title.append(f" ({lag})", style="italic")
         title.append(f" · {tr('reserve', self.lang, n=state.reserve_counts[seat])}", style="")
         frozen = self.frozen(view, seat)
         if frozen:

@@ -18,6 +18,9 @@ _TEXT: dict[str, dict[str, str]] = {
     "en": {
         # refusals, by their stable code
         "too_late": "Too late – someone was faster. No penalty.",
+        "too_late_by": "Too late – {who} was {ms} ms faster. No penalty.",
+        "too_late_step": "Too late – the table's own step came {ms} ms sooner. No penalty.",
+        "too_late_own": "Too late – your own card got there first. No penalty.",
         "does_not_fit": "Does not fit! Frozen for a moment.",
         "frozen": "You are still frozen.",
         "one_hand": "One hand only: wait a moment.",
@@ -80,6 +83,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "ready_done": "Ready – waiting for the others.",
         "seat_open": "open",
         "seat_gone": "(away)",
+        "link_good": "connection good · {ms} ms",
+        "link_slow": "connection slow · {ms} ms",
+        "slow_connection": "slow connection",
         # key help
         "k_card": "play that card from your hand",
         "k_cursor": "choose a card (for hands longer than the keys)",
@@ -119,6 +125,10 @@ _TEXT: dict[str, dict[str, str]] = {
     },
     "de": {
         "too_late": "Zu spät – jemand war schneller. Keine Strafe.",
+        "too_late_by": "Zu spät – {who} war {ms} ms schneller. Keine Strafe.",
+        "too_late_step": "Zu spät – der Tisch war mit seinem eigenen Schritt {ms} ms schneller. "
+                         "Keine Strafe.",
+        "too_late_own": "Zu spät – deine eigene Karte war zuerst da. Keine Strafe.",
         "does_not_fit": "Passt nicht! Kurz gesperrt.",
         "frozen": "Du bist noch gesperrt.",
         "one_hand": "Nur eine Hand: einen Moment warten.",
@@ -178,6 +188,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "ready_done": "Bereit – warte auf die anderen.",
         "seat_open": "frei",
         "seat_gone": "(weg)",
+        "link_good": "Verbindung gut · {ms} ms",
+        "link_slow": "Verbindung langsam · {ms} ms",
+        "slow_connection": "langsame Verbindung",
         "k_card": "diese Karte aus der Hand legen",
         "k_cursor": "Karte wählen (für Hände, die länger als die Tasten sind)",
         "k_play_cursor": "die gewählte Karte legen (vor dem Start: bereit; nach der Partie: "

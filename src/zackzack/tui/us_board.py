@@ -101,6 +101,9 @@ class UsBoard(Board):
             if seat == self.seat:
                 continue
             part = label(self.name_of(seat))
+            lag = self.lag(seat)
+            if lag:
+                part.append(f" ({lag})", style="italic")
             part.append(f"  {tr('in_hand', self.lang, n=state.hand_counts[seat])}"
                         f" · {tr('to_draw', self.lang, n=state.draw_counts[seat])}", style="")
             frozen = self.frozen(view, seat)
