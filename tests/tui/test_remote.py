@@ -300,3 +300,48 @@ async def test_the_terminal_answers_the_servers_pings_and_shows_the_round_trip(
                              in ("good", "slow"))
             screenshot(app, "join_connection_de")
         host.reader.cancel()
+
+
+async def test_an_action_unanswered_when_the_connection_drops_is_sent_again_once(
+        server: str) -> None:
+    """A draw sent just before the connection dropped goes again after the reconnect, with
+    the same id: applied once, however often it arrives; one pressed too long ago does not."""
+    async with connect(server.replace("http", "ws") + "/ws") as browser:
+        host = Host(browser)
+        await host.send(type="hello", token=None, name="Host")
+        await host.send(type="create", game="unter-spannung", options={},
+                        seats=[{"kind": "open"}, {"kind": "open"}])
+        await until_true(lambda: host.last("table") is not None)
+        url, code = parse_link(host.last("table")["table"]["link"])  # type: ignore[index]
+        tui = Recorded(url, code, "Tui", "en")
+        await tui.open()
+
+        class Quiet:
+            def changed(self, events: Sequence[Event]) -> None: ...
+            def refused(self, seat: int, code: str, reason: str,
+                        lost: Lost | None = None) -> None: ...
+            def status(self, text: str) -> None: ...
+            def measured(self, rtt_ms: int) -> None: ...
+
+        tui.start(Quiet())
+        tui.ready()
+        await until_true(lambda: host.last("table")["table"]["seats"][1]["ready"])  # type: ignore[index]
+        await host.send(type="start")
+        await until_true(lambda: tui.view(None) is not None
+                         and tui.view(None).phase is Phase.PLAYING)  # type: ignore[union-attr]
+        left = tui.view(None).state.draw_counts[1]  # type: ignore[union-attr]
+        sent: list[Any] = []
+        post = tui._post
+        tui._post = lambda message, seat: sent.append(message)  # type: ignore[method-assign]
+        tui.act(1, us.Draw())  # lost on the way: the connection drops before it is sent
+        tui._post = post  # type: ignore[method-assign]
+        assert len(sent) == 1 and sent[0].id
+        assert tui._socket is not None
+        await tui._socket.close()
+        await until_true(lambda: tui.view(None).state.draw_counts[1] == left - 1)  # type: ignore[union-attr]
+        tui._post(sent[0], 1)  # the lost one turns up after all: nothing more happens
+        await asyncio.sleep(0.5)
+        assert tui.view(None).state.draw_counts[1] == left - 1  # type: ignore[union-attr]
+        assert "offline" not in tui.refusals
+        await tui.close()
+        host.reader.cancel()

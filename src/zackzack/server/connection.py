@@ -1,7 +1,8 @@
 """One websocket: a bounded outbox, a reader with a rate limit, and a clean end.
 
-The table and the other clients never wait for a client: messages go into a bounded outbox.
-When a client lets it overflow, the backlog is dropped and nothing more is queued for it;
+The table and the other clients never wait for a client: messages go into an outbox bounded
+in messages (``Limits.backlog``) and in bytes (``Limits.backlog_bytes``). When a client lets it
+overflow, the backlog is dropped and nothing more is queued for it;
 as soon as its socket takes data again it gets the whole place it shows afresh (a ``table``
 or ``lobby`` message). A client that stays stuck for ``Limits.stuck_seconds`` is closed.
 Before anything is written to the socket, pending storage is committed (``before_send``):
@@ -14,6 +15,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import sys
 from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -56,26 +58,37 @@ class Connection:
         self.state = ConnectionState.OPEN
         self.close_code = 1000
         self.outbox: asyncio.Queue[str] = asyncio.Queue(limits.backlog)
+        self.queued = 0
+        """Bytes the texts in the outbox take (``sys.getsizeof``); at most
+        ``limits.backlog_bytes``."""
+        self.most_queued = 0
+        """The most bytes the outbox ever held (for tests and the curious)."""
         self.bucket = TokenBucket(limits.rate, limits.burst, clock.time)
         self.refused = 0
         self.dropped = 0
         self.session = make_session(self)
+        self.session.address = peer.rpartition(":")[0] if ":" in peer else peer
         self._writer: asyncio.Task[None] | None = None
         self._stuck: Timer | None = None
 
     def send(self, text: str) -> None:
-        """Queue ``text`` for the client; a full outbox drops the backlog (resync later)."""
+        """Queue ``text`` for the client; an outbox that would hold more than ``backlog``
+        messages or ``backlog_bytes`` bytes drops the backlog instead (resync later)."""
         if self.state is not ConnectionState.OPEN:
             return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        size = sys.getsizeof(text)
+        if self.outbox.full() or self.queued + size > self.limits.backlog_bytes:
             self._fall_behind()
+            return
+        self.outbox.put_nowait(text)
+        self.queued += size
+        self.most_queued = max(self.most_queued, self.queued)
 
     def _fall_behind(self) -> None:
         self.dropped += self.outbox.qsize() + 1
         while not self.outbox.empty():
             self.outbox.get_nowait()
+        self.queued = 0
         self.outbox.put_nowait("")  # wakes a writer that waits for the queue: resync now
         self.state = ConnectionState.BEHIND
         deadline = self.clock.time() + self.limits.stuck_seconds
@@ -152,6 +165,7 @@ class Connection:
                     text = await self.outbox.get()
                     if not text:
                         continue
+                    self.queued -= sys.getsizeof(text)
                 self.before_send()
                 await self.websocket.send_text(text)
         except (OSError, RuntimeError, WebSocketDisconnect):  # the client went away mid-send

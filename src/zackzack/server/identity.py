@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
@@ -37,15 +38,18 @@ class Identities:
         self.online: dict[Player, int] = {}
         self._players: dict[str, tuple[Player, str]] = {}
 
-    def hello(self, token: str | None, name: str) -> tuple[Player, str]:
+    def hello(self, token: str | None, name: str,
+              admit: Callable[[], object] = lambda: None) -> tuple[Player, str]:
         """The player with ``token`` (a new one if unknown or ``None``) and their token; the
-        player counts as online (once more) until :meth:`gone`."""
+        player counts as online (once more) until :meth:`gone`. ``admit`` is called before a
+        new player is made and may refuse it (``ProtocolError``: nothing is made)."""
         name = clean_text(name, NAME_CHARS, "a name")
         player = self._find(token) if token else None
         if player is not None and 0 < self.connections_per_player <= self.online.get(player, 0):
             raise ProtocolError("too_many_connections", f"you are connected "
                                 f"{self.connections_per_player} times already; close one")
         if player is None or token is None:
+            admit()
             record = PlayerRecord("p_" + secrets.token_urlsafe(6),
                                   name or f"Gast {secrets.randbelow(9000) + 1000}")
             token = f"{record.id}.{secrets.token_urlsafe(32)}"

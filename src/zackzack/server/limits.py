@@ -1,4 +1,5 @@
-"""Limits that keep one client from hurting the others: rates, backlogs, tables and connections.
+"""Limits that keep one client from hurting the others: rates, backlogs (messages and bytes),
+tables, connections, and new players per address.
 
 >>> now = [0.0]
 >>> bucket = TokenBucket(rate=2, burst=3, time=lambda: now[0])
@@ -27,6 +28,9 @@ class Limits:
     """Rate-limited messages in a row that close the connection (4002)."""
     backlog: int = 256
     """Unsent messages kept for a client; one more drops them all (it is resynced later)."""
+    backlog_bytes: int = 524_288
+    """Bytes of unsent messages kept for a client (their size in memory, ``sys.getsizeof``);
+    a message that would pass it drops them all, as ``backlog`` does."""
     stuck_seconds: float = 60.0
     """A client still not reading this long after its backlog was dropped is closed (4001)."""
     frame_bytes: int = 65_536
@@ -37,6 +41,11 @@ class Limits:
     """Greeted connections of one player at once (one more: ``too_many_connections``)."""
     tables_per_player: int = 4
     """Unfinished tables one player may have created at once (``too_many_tables``)."""
+    new_players_burst: int = 30
+    """New players (``hello`` without a known token) one address may make at once
+    (one more: ``too_many_new_players``; 0: no limit)."""
+    new_players_rate: float = 0.2
+    """New players per second one address may make on average after the burst."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -56,10 +65,67 @@ class TokenBucket:
 
     def take(self) -> bool:
         """Use one token if there is one."""
-        now = self._time()
-        self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
-        self._last = now
+        self._refill()
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until there is a token (0: now; ``inf``: never, at rate 0)."""
+        self._refill()
+        if self.tokens >= 1:
+            return 0.0
+        return (1 - self.tokens) / self.rate if self.rate > 0 else float("inf")
+
+    def full(self) -> bool:
+        """Whether the bucket has filled up again (it is as good as a fresh one)."""
+        self._refill()
+        return self.tokens >= self.burst
+
+    def _refill(self) -> None:
+        now = self._time()
+        self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
+        self._last = now
+
+
+class AddressBuckets:
+    """One ``TokenBucket`` per key (a client's address), made on first use; buckets that have
+    filled up again are forgotten by :meth:`prune` (a full bucket is a fresh one).
+
+    >>> now = [0.0]
+    >>> buckets = AddressBuckets(rate=1, burst=2, time=lambda: now[0])
+    >>> [buckets.take("10.0.0.1") for _ in range(3)], buckets.take("10.0.0.2")
+    ([True, True, False], True)
+    >>> now[0] = 5.0
+    >>> buckets.prune(), len(buckets)
+    (2, 0)
+    """
+
+    __slots__ = ("_buckets", "_time", "burst", "rate")
+
+    def __init__(self, rate: float, burst: int, time: Callable[[], float]) -> None:
+        self.rate, self.burst, self._time = rate, burst, time
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def take(self, key: str) -> bool:
+        """Use one token of ``key``'s bucket if there is one."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self._time)
+        return bucket.take()
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` has a token again (0: now)."""
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait()
+
+    def prune(self) -> int:
+        """Forget the buckets that are full again; how many were forgotten."""
+        full = [key for key, bucket in self._buckets.items() if bucket.full()]
+        for key in full:
+            del self._buckets[key]
+        return len(full)

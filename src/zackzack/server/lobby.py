@@ -1,8 +1,14 @@
-"""The lobby: every live room by its code, the list of public tables, rematches and clean-up."""
+"""The lobby: every live room by its code, the list of public tables, rematches and clean-up.
+
+The list is encoded once per change (at most every ``Timing.lobby_every``) and the same text
+goes to every reader; a reader is sent a version of it once. It is also the door for new
+players: each address may make only so many (``Limits.new_players_burst``/``_rate``).
+"""
 
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -13,7 +19,7 @@ from zackzack.games.errors import OptionsError
 from zackzack.matchlog import restore
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
-from zackzack.server.limits import Limits
+from zackzack.server.limits import AddressBuckets, Limits
 from zackzack.server.logs import event
 from zackzack.server.protocol import (
     TITLE_CHARS,
@@ -46,6 +52,9 @@ class Timing:
     """The lobby list goes out at most this often."""
     idle: float = 600.0
     """A room nobody has looked at for this long is closed (a running match is abandoned)."""
+    idle_waiting: float = 60.0
+    """A table still waiting for its players that nobody has looked at for this long (its
+    creator left, and nobody else is there) is closed."""
     over: float = 1800.0
     """A finished room closes this long after the end, even with people looking."""
     sweep_every: float = 30.0
@@ -67,8 +76,17 @@ class Lobby:
         self.settings, self.timing, self.limits = settings, timing, limits
         self.journal = Journal(store, clock)
         self.rooms: dict[str, Room] = {}
-        self.subscribers: dict[Viewer, None] = {}
+        self.subscribers: dict[Viewer, int] = {}
+        """Who gets the list, with the version of it each was sent last (-1: none yet)."""
+        self.newcomers = AddressBuckets(limits.new_players_rate, limits.new_players_burst,
+                                        clock.time)
+        """New players made per address, for ``Limits.new_players_burst``/``_rate``."""
         self._flush: Timer | None = None
+        self._text: str | None = None
+        """The list as last encoded (``None``: encode it afresh when it is next asked for)."""
+        self._stale = False
+        """The list changed since it was last encoded (the pending send encodes it anew)."""
+        self._version = 0
 
     # The list ------------------------------------------------------------------------------
 
@@ -77,26 +95,70 @@ class Lobby:
         return LobbyList(tables=[room.lobby_entry() for room in reversed(self.rooms.values())
                                  if not room.private])
 
+    @property
+    def version(self) -> int:
+        """How many times the list was encoded: a new text, a new version."""
+        return self._version
+
+    def listing_text(self) -> str:
+        """The list as JSON text, shared by every reader: encoded at most once per change
+        (a change made in the last ``lobby_every`` shows once the pending send runs)."""
+        if self._text is None:
+            self._text = encode(self.listing())
+            self._stale = False
+            self._version += 1
+        return self._text
+
     def subscribe(self, viewer: Viewer) -> None:
-        """Send ``viewer`` the list now and after every change."""
-        self.subscribers[viewer] = None
-        viewer.send(encode(self.listing()))
+        """Send ``viewer`` the list now (unless it has this version already) and after every
+        change: asking again faster than the list changes gets nothing new."""
+        text = self.listing_text()
+        if self.subscribers.get(viewer) != self._version:
+            self.subscribers[viewer] = self._version
+            viewer.send(text)
+
+    def snapshot(self, viewer: Viewer) -> str:
+        """The list for ``viewer`` to be written now (its backlog was dropped)."""
+        text = self.listing_text()
+        if viewer in self.subscribers:
+            self.subscribers[viewer] = self._version
+        return text
 
     def unsubscribe(self, viewer: Viewer) -> None:
         """Stop sending ``viewer`` the list."""
         self.subscribers.pop(viewer, None)
 
     def _changed(self, room: Room) -> None:
-        if room.private or self._flush is not None:
+        if room.private:
             return
-        self._flush = self.clock.call_at(self.clock.time() + self.timing.lobby_every, self._send)
+        self._stale = True
+        if self._flush is None:
+            self._flush = self.clock.call_at(self.clock.time() + self.timing.lobby_every,
+                                             self._send)
 
     def _send(self) -> None:
         self._flush = None
+        if self._stale:
+            self._text = None
         if self.subscribers:
-            text = encode(self.listing())
-            for viewer in list(self.subscribers):
-                viewer.send(text)
+            text = self.listing_text()
+            for viewer, version in list(self.subscribers.items()):
+                if version != self._version:
+                    self.subscribers[viewer] = self._version
+                    viewer.send(text)
+
+    # New players ---------------------------------------------------------------------------
+
+    def admit_new_player(self, address: str) -> None:
+        """Count a new player made from ``address``, or refuse it (``too_many_new_players``)
+        beyond ``Limits.new_players_burst``/``_rate``. An unknown address ("") is not
+        limited."""
+        if not address or self.limits.new_players_burst == 0:
+            return
+        if not self.newcomers.take(address):
+            wait = math.ceil(self.newcomers.wait(address))
+            raise ProtocolError("too_many_new_players", "too many new players from your "
+                                f"address; say hello with your token, or try again in {wait} s")
 
     # Rooms ---------------------------------------------------------------------------------
 
@@ -261,9 +323,12 @@ class Lobby:
         now = self.clock.time()
         gone = [room for room in self.rooms.values()
                 if (room.idle_since is not None and now - room.idle_since >= self.timing.idle)
+                or (room.idle_since is not None and room.phase is Phase.WAITING
+                    and now - room.idle_since >= self.timing.idle_waiting)
                 or (room.over_since is not None and now - room.over_since >= self.timing.over)]
         for room in gone:
             self.close(room)
+        self.newcomers.prune()
         return [room.code for room in gone]
 
     def shutdown(self) -> None:

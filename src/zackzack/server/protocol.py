@@ -33,6 +33,7 @@ MAX_SEATS = 6
 
 Code = Annotated[str, Meta(min_length=1, max_length=16)]
 Ref = Annotated[int, Meta(ge=0, le=2**31 - 1)]
+ActId = Annotated[str, Meta(min_length=1, max_length=40, pattern="^[A-Za-z0-9_.:-]+$")]
 SeatIndex = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
 
 
@@ -69,6 +70,8 @@ ERRORS: dict[str, str] = {
     "not_over": "the match is not over yet",
     "too_many_tables": "this player has too many unfinished tables (Limits.tables_per_player)",
     "too_many_connections": "this player is connected too often (Limits.connections_per_player)",
+    "too_many_new_players": "this address made too many new players lately "
+                            "(Limits.new_players_burst, new_players_rate)",
     "internal": "the server failed; the table is unchanged",
 }
 """Every ``error`` code; ``ack`` codes are these or the game's refusals (games/errors.py)."""
@@ -151,10 +154,16 @@ class Rematch(_In, tag="rematch", frozen=True):
 
 
 class Act(_In, tag="act", frozen=True):
-    """Do ``action`` (the game's action JSON) at my seat; answered by an ``ack`` with ``ref``."""
+    """Do ``action`` (the game's action JSON) at my seat; answered by an ``ack`` with ``ref``.
+
+    ``id``, chosen by the client, makes the action idempotent: the same ``id`` from the same
+    player at the same table is applied at most once and always answered with the first
+    answer (a double click, a retry after a reconnect).
+    """
 
     ref: Ref
     action: dict[str, Any]
+    id: ActId | None = None
 
 
 class Ping(_In, tag="ping", frozen=True):
@@ -216,13 +225,29 @@ class SeatInfo(Struct, frozen=True):
     """A present person's connection quality (``None``: a bot, away, or not measured yet)."""
 
 
+LobbyOptions = dict[str, bool | int | float]
+"""What the lobby shows of a table's options: those that are one number or yes/no."""
+
+
+def lobby_options(options: dict[str, Any]) -> LobbyOptions:
+    """The summary of a game's options (its JSON) that a lobby entry carries: the options that
+    are one number or yes/no (``players``, ``tournament``, ``jokers``, ...), never a list such
+    as a custom deck or the handicaps per seat; the table's ``table`` message has them all.
+
+    >>> lobby_options({"players": 2, "tournament": True, "deck": ["7±2"] * 2100})
+    {'players': 2, 'tournament': True}
+    """
+    return {name: value for name, value in options.items()
+            if isinstance(value, (bool, int, float))}
+
+
 class LobbyTable(Struct, frozen=True):
-    """One public table in the lobby."""
+    """One public table in the lobby: what a lobby shows, never bulky options."""
 
     code: str
     game: str
     title: str
-    options: dict[str, Any]
+    options: LobbyOptions
     seats: list[SeatInfo]
     phase: str
     watchers: int
@@ -382,9 +407,9 @@ def _invalid(text: str, problem: str) -> ProtocolError:
         return ProtocolError("unknown_type", f"unknown message type {found.group(1)!r}", ref)
     if problem.startswith("Object missing required field `type`"):
         return ProtocolError("unknown_type", "every message needs a \"type\"", ref)
-    if problem.startswith("Expected `object`"):
+    if problem.startswith("Expected `object`") and " - at `$" not in problem:
         return ProtocolError("bad_json", "a message is a JSON object", ref)
-    return ProtocolError("bad_field", problem, ref)
+    return ProtocolError("bad_field", problem, ref)  # a field inside the object is wrong
 
 
 def ref_of(text: str) -> int | None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
+import msgspec
+
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
@@ -32,6 +34,7 @@ from zackzack.server.protocol import (
     TableInfo,
     TableState,
     encode,
+    lobby_options,
 )
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
 from zackzack.table import Entry, MatchEnded, Phase, Resumed, RoundScored, Settings, Table
@@ -47,6 +50,8 @@ STAND_IN_AFTER = 20.0
 """Seconds a person's seat may stay empty in a running match before a bot plays it."""
 STAND_IN_BOT = "normal"
 """The bot that plays a seat while its person is away."""
+ANSWERS_KEPT = 1024
+"""How many answers to actions with an id a room remembers (for retries)."""
 
 
 class Viewer(Protocol):
@@ -118,6 +123,10 @@ class Room:
                           settings=settings)
         self.table = table
         self.arbiter = Arbiter(table)
+        self.options_json = rules.options_to_json(options)
+        """The options as JSON (they never change), as ``table`` messages carry them."""
+        self.lobby_options = lobby_options(self.options_json)
+        """What lobby entries carry of them (never a deck or anything else bulky)."""
         table.on_result, table.on_entry = self._on_result, self._on_entry
         for seat in (*range(len(seats)), None):
             self.table.subscribe(seat, partial(self._on_events, seat))
@@ -134,6 +143,8 @@ class Room:
         """Bots playing the seats of people who are away, by seat."""
         self._away: dict[int, Timer] = {}
         """When each empty person's seat gets its stand-in."""
+        self._answers: dict[tuple[str, str], _Answer] = {}
+        """The answers to actions with an id, by (player, id), oldest first."""
 
     # Looking -----------------------------------------------------------------------------
 
@@ -167,16 +178,15 @@ class Room:
     def lobby_entry(self) -> LobbyTable:
         """The room as the lobby lists it."""
         return LobbyTable(code=self.code, game=self.rules.INFO.name, title=self.title,
-                          options=self.rules.options_to_json(self.options),
-                          seats=self.seat_infos(), phase=self.phase.value,
-                          watchers=self.watchers(), private=self.private)
+                          options=self.lobby_options, seats=self.seat_infos(),
+                          phase=self.phase.value, watchers=self.watchers(), private=self.private)
 
     def state_for(self, viewer: Viewer) -> TableState:
         """The whole table as ``viewer`` may see it."""
         you = self.seat_of(viewer.player)
         info = TableInfo(
             code=self.code, game=self.rules.INFO.name, title=self.title,
-            options=self.rules.options_to_json(self.options), seats=self.seat_infos(),
+            options=self.options_json, seats=self.seat_infos(),
             creator=self.creator.id, you=you, phase=self.phase.value,
             link=f"{viewer.origin}/t/{self.code}", private=self.private,
             watchers=self.watchers(), match=self.match_id, rematch=self.rematch)
@@ -203,12 +213,17 @@ class Room:
 
     # Coming and going ----------------------------------------------------------------------
 
-    def attach(self, viewer: Viewer) -> None:
-        """Show ``viewer`` the table (from their seat, if they hold one)."""
+    def attach(self, viewer: Viewer) -> bool:
+        """Show ``viewer`` the table (from their seat, if they hold one); whether that was
+        news. A viewer that shows the table already changes nothing and is sent nothing."""
+        if viewer in self.viewers:
+            return False
         self.viewers[viewer] = None
         self.idle_since = None
+        self._stand_in_or_not()  # a returning person's stand-in leaves before anyone is told
         self.changed()
         self._pause_or_resume()
+        return True
 
     def detach(self, viewer: Viewer) -> None:
         """``viewer`` no longer looks at the table; their seat, if any, stays theirs."""
@@ -230,16 +245,18 @@ class Room:
         """Halt play while every person at the table is away; go on (3-2-1) when one is back."""
         if self.closed:
             return
-        self._stand_in_or_not()
+        if self._stand_in_or_not():
+            self.changed()
         if self.phase is Phase.PAUSED:
             if not self.people_away():
                 self.table.resume(RESUME_MS)
         elif self.phase in RUNNING and self.people_away():
             self.table.pause()
 
-    def _stand_in_or_not(self) -> None:
+    def _stand_in_or_not(self) -> bool:
         """A bot plays the seat of a person away longer than ``stand_in_after``, until they
-        are back."""
+        are back; whether a stand-in left (the caller tells the viewers)."""
+        left = False
         present = {viewer.player for viewer in self.viewers}
         running = self.phase in (*RUNNING, Phase.PAUSED)
         for index, seat in enumerate(self.seats):
@@ -255,7 +272,8 @@ class Room:
             if stand_in is not None:
                 stand_in.stop()
                 event("stand_in_left", code=self.code, seat=index)
-                self.changed()
+                left = True
+        return left
 
     def _stand_in(self, index: int) -> None:
         """The seat's person stayed away: a bot plays for them."""
@@ -269,7 +287,9 @@ class Room:
         self.changed()
 
     def join(self, viewer: Viewer, index: int | None) -> None:
-        """Seat ``viewer``'s player (back in their own seat if they have one) and show them."""
+        """Seat ``viewer``'s player (back in their own seat if they have one) and show them;
+        one ``table`` message to everyone if that changed anything, none if not."""
+        seated = False
         if self.seat_of(viewer.player) is None:
             if self.phase is not Phase.WAITING:
                 raise ProtocolError("already_started", "the match has started; you can watch")
@@ -282,7 +302,9 @@ class Room:
             if self.seats[index].kind is not SeatKind.OPEN:
                 raise ProtocolError("seat_taken", f"seat {index} is {self.seats[index].name}'s")
             self.seats[index] = Seat(SeatKind.HUMAN, viewer.player)
-        self.attach(viewer)
+            seated = True
+        if not self.attach(viewer) and seated:
+            self.changed()
 
     def leave(self, viewer: Viewer) -> None:
         """``viewer`` goes; before the start their player also gives up the seat."""
@@ -392,9 +414,21 @@ class Room:
     # Playing -------------------------------------------------------------------------------
 
     def act(self, viewer: Viewer, ref: int, data: dict[str, Any],
-            answer: Callable[[Ack], object]) -> None:
+            answer: Callable[[Ack], object], act_id: str | None = None) -> None:
         """Submit ``viewer``'s action; ``answer`` gets whether the table took it and why not,
-        once the arbiter has decided (at once, or after the decision window)."""
+        once the arbiter has decided (at once, or after the decision window). An action
+        with an ``act_id`` this player used before is not applied again: it gets the first
+        answer (with its own ``ref``)."""
+        if act_id is not None:
+            key = (viewer.player.id, act_id)
+            known = self._answers.get(key)
+            if known is not None:
+                known.join(ref, answer)
+                return
+            known = self._answers[key] = _Answer()
+            if len(self._answers) > ANSWERS_KEPT:
+                del self._answers[next(iter(self._answers))]
+            answer = known.first(answer)
         index = self.seat_of(viewer.player)
         if index is None:
             answer(Ack(ref=ref, ok=False, code="not_seated", reason="you are watching"))
@@ -507,3 +541,32 @@ def _ack(ref: int, answer: Callable[[Ack], object], outcome: Outcome) -> None:
                    winner=outcome.winner, margin_ms=outcome.margin_ms))
     else:
         answer(Ack(ref=ref, ok=False, code=outcome.code, reason=str(outcome)))
+
+
+class _Answer:
+    """The answer to one action with an id: given to the first ``ref`` and to every retry."""
+
+    __slots__ = ("ack", "waiting")
+
+    def __init__(self) -> None:
+        self.ack: Ack | None = None
+        self.waiting: list[tuple[int, Callable[[Ack], object]]] = []
+
+    def first(self, answer: Callable[[Ack], object]) -> Callable[[Ack], object]:
+        """``answer`` that also keeps the answer and gives it to the retries waiting for it."""
+
+        def answered(ack: Ack) -> None:
+            self.ack = ack
+            answer(ack)
+            for ref, retry in self.waiting:
+                retry(msgspec.structs.replace(ack, ref=ref))
+            self.waiting.clear()
+
+        return answered
+
+    def join(self, ref: int, answer: Callable[[Ack], object]) -> None:
+        """A retry with ``ref``: the first answer, now or once it is known."""
+        if self.ack is not None:
+            answer(msgspec.structs.replace(self.ack, ref=ref))
+        else:
+            self.waiting.append((ref, answer))

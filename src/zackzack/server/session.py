@@ -59,6 +59,9 @@ class Session:
                  send: Callable[[str], object]) -> None:
         self.lobby, self.identities = lobby, identities
         self.origin = origin
+        self.address = ""
+        """The client's network address (its connection sets it): new players are limited per
+        address (``Limits.new_players_burst``); "" (unknown) is not limited."""
         self._send = send
         self.state = SessionState.NEW
         self._player: Player | None = None
@@ -90,7 +93,7 @@ class Session:
         if self.room is not None:
             return encode(self.room.state_for(self))
         if self.lobby.subscribed(self):
-            return encode(self.lobby.listing())
+            return self.lobby.snapshot(self)
         return None
 
     def moved_out(self, room: Room) -> None:
@@ -134,8 +137,9 @@ class Session:
             raise ProtocolError("hello_first", "the first message must be hello")
         match message:
             case WatchLobby():
-                self._show(None)
-                self.lobby.subscribe(self)
+                if not self.lobby.subscribed(self):
+                    self._show(None)
+                self.lobby.subscribe(self)  # nothing new if it has this version of the list
             case Create():
                 self._show(self.lobby.create(self, message))
             case Join(code=code, seat=seat):
@@ -144,7 +148,7 @@ class Session:
                 self._show(room)
             case Watch(code=code):
                 room = self.lobby.find(code)
-                room.attach(self)
+                room.attach(self)  # nothing, to anyone, if this connection shows it already
                 self._show(room)
             case Leave():
                 room = self._room()
@@ -164,16 +168,17 @@ class Session:
             case Rematch():
                 old = self._room()
                 self._show(self.lobby.rematch(self, old))
-            case Act(ref=ref, action=action):
+            case Act(ref=ref, action=action, id=act_id):
                 if self.room is None:
                     raise ProtocolError("not_at_table", "show a table first")
-                self.room.act(self, ref, action, self.reply)
+                self.room.act(self, ref, action, self.reply, act_id)
 
     def hello(self, message: Hello) -> None:
         """Identify the player (a new one for an unknown token) and welcome them."""
         if self.state is not SessionState.NEW:
             raise ProtocolError("already_hello", "hello comes once per connection")
-        player, token = self.identities.hello(message.token, message.name)
+        player, token = self.identities.hello(
+            message.token, message.name, lambda: self.lobby.admit_new_player(self.address))
         self._player = player
         self.state = SessionState.GREETED
         self.reply(Welcome(player=player.id, token=token, name=player.name,

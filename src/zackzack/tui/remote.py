@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
+import secrets
 import urllib.parse
 from typing import Any
 
@@ -33,6 +35,9 @@ from zackzack.tui.texts import tr
 
 RETRY_S = (0.2, 0.5, 1.0, 2.0, 4.0)
 """Pauses before the attempts to reconnect; the last one repeats."""
+RETRY_WITHIN_S = 1.5
+"""An action unanswered when the connection dropped is sent again after the reconnect only
+if it was pressed at most this long ago (an older card would surprise its player)."""
 WATCH_INSTEAD = frozenset({"already_started", "table_full", "seat_taken"})
 """Join refusals after which this keyboard watches the table instead."""
 
@@ -76,6 +81,9 @@ class RemoteSession:
         self._reader: asyncio.Task[None] | None = None
         self._ref = 0
         self._refs: dict[int, int] = {}
+        self._unanswered: dict[int, tuple[str, p.Act, int, float]] = {}
+        """By ref: each action sent and not answered yet (its id, message, seat, when)."""
+        self._ids = (secrets.token_hex(6), itertools.count(1))
         self._sending: set[asyncio.Task[None]] = set()
 
     # Connecting ----------------------------------------------------------------------------
@@ -165,6 +173,7 @@ class RemoteSession:
                 return
             with contextlib.suppress(OSError, WebSocketException, TimeoutError, ValueError):
                 await self._connect()
+                self._retry()
                 self._tell_status("")
                 if self._listener is not None:
                     self._listener.changed([])
@@ -183,13 +192,17 @@ class RemoteSession:
             if listener is not None:
                 listener.changed(events)
         elif isinstance(message, p.Ack) and not message.ok and listener is not None:
+            self._unanswered.pop(message.ref, None)
             seat = self._refs.pop(message.ref, self.mine[0] if self.mine else 0)
             lost = Lost(message.winner, message.margin_ms) \
                 if message.code == "too_late" and message.margin_ms is not None else None
             listener.refused(seat, message.code or "refused", message.reason or "", lost)
         elif isinstance(message, p.Ack):
+            self._unanswered.pop(message.ref, None)
             self._refs.pop(message.ref, None)
         elif isinstance(message, p.Error) and listener is not None:
+            if message.ref is not None:
+                self._unanswered.pop(message.ref, None)
             mine = self.mine[0] if self.mine else 0
             seat = self._refs.pop(message.ref, mine) if message.ref is not None else mine
             listener.refused(seat, message.code, message.reason)
@@ -231,10 +244,31 @@ class RemoteSession:
         return now
 
     def act(self, seat: int, action: Action) -> None:
-        """Send the action with a fresh ``ref``; its ``ack`` comes back to ``refused``."""
+        """Send the action with a fresh ``ref`` and an id of its own (so a retry after a
+        reconnect is applied at most once); its ``ack`` comes back to ``refused``."""
+        prefix, count = self._ids
+        self._send_act(seat, p.Act(ref=0, action=to_json(action), id=f"{prefix}-{next(count)}"),
+                       asyncio.get_running_loop().time())
+
+    def _send_act(self, seat: int, act: p.Act, pressed: float) -> None:
         self._ref += 1
+        act = msgspec.structs.replace(act, ref=self._ref)
         self._refs[self._ref] = seat
-        self._post(p.Act(ref=self._ref, action=to_json(action)), seat)
+        if self._socket is not None:
+            self._unanswered[self._ref] = (act.id or "", act, seat, pressed)
+        self._post(act, seat)
+
+    def _retry(self) -> None:
+        """Back at the table: send the unanswered actions again with their ids, unless they
+        were pressed more than :data:`RETRY_WITHIN_S` ago (those are answered "offline")."""
+        waiting, self._unanswered = self._unanswered, {}
+        now = asyncio.get_running_loop().time()
+        for ref, (_, act, seat, pressed) in waiting.items():
+            self._refs.pop(ref, None)
+            if now - pressed <= RETRY_WITHIN_S:
+                self._send_act(seat, act, pressed)
+            elif self._listener is not None:
+                self._listener.refused(seat, "offline", "")
 
     def ready(self) -> None:
         """The creator starts the match; anybody else says they are ready."""

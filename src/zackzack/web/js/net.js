@@ -6,11 +6,21 @@ import { store } from "./dom.js";
 const RETRY_MS = [100, 400, 1000, 2000, 4000];
 const ACK_TIMEOUT_MS = 6000;
 const REACTION_MS = 600;
+const RETRY_WITHIN_MS = 1500; // an unanswered card pressed longer ago is not sent again
+
+function tabId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export class Net {
   constructor() {
     this.handlers = new Map();
-    this.acks = new Map();
+    this.acks = new Map(); // ref -> the action waiting for its answer
+    this.unanswered = new Map(); // id -> an action sent, not answered yet (kept over reconnects)
+    this.tab = tabId(); // with a counter: each action's id, so a retry is applied at most once
+    this.acted = 0;
+    this.rejoined = false;
     this.ref = 0;
     this.tries = 0;
     this.status = "connecting";
@@ -45,12 +55,18 @@ export class Net {
         this.player = msg.player;
         store("zz.token", msg.token);
         if (msg.name) store("zz.name", msg.name);
+        this.rejoined = false;
         this.setStatus("open");
+      }
+      if (msg.type === "table" && !this.rejoined) {
+        this.rejoined = true; // back at the table: send again what was not answered
+        this.retry();
       }
       if (msg.type === "ack" || (msg.type === "error" && msg.ref != null)) {
         const waiting = this.acks.get(msg.ref);
         if (waiting) {
           this.acks.delete(msg.ref);
+          this.unanswered.delete(waiting.id);
           clearTimeout(waiting.timer);
           waiting.resolve(msg.type === "ack" ? msg : { ...msg, ok: false });
         }
@@ -60,11 +76,7 @@ export class Net {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
-      for (const [ref, waiting] of this.acks) {
-        clearTimeout(waiting.timer);
-        waiting.resolve({ type: "ack", ref, ok: false, code: "disconnected", reason: "" });
-      }
-      this.acks.clear();
+      this.acks.clear(); // the unanswered actions wait for the reconnect (retry)
       this.rtt = null;
       this.setStatus("closed");
       const delay = RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)];
@@ -92,19 +104,41 @@ export class Net {
     return true;
   }
 
-  // Send an intent; resolves with the server's ack ({ok, code, reason}).
+  // Send an intent; resolves with the server's ack ({ok, code, reason}). Each action has an
+  // id: after a reconnect an unanswered one is sent again with it, and the server applies it
+  // at most once (a retry gets the first answer).
   act(action) {
     const ref = ++this.ref;
-    if (!this.send({ type: "act", ref, action })) {
+    const id = `${this.tab}-${++this.acted}`;
+    if (!this.send({ type: "act", ref, action, id })) {
       return Promise.resolve({ type: "ack", ref, ok: false, code: "disconnected", reason: "" });
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.acks.delete(ref);
+      const waiting = { id, action, at: performance.now(), resolve, timer: 0 };
+      waiting.timer = setTimeout(() => {
+        for (const [r, w] of this.acks) if (w === waiting) this.acks.delete(r);
+        this.unanswered.delete(id);
         resolve({ type: "ack", ref, ok: false, code: "timeout", reason: "" });
       }, ACK_TIMEOUT_MS);
-      this.acks.set(ref, { resolve, timer });
+      this.acks.set(ref, waiting);
+      this.unanswered.set(id, waiting);
     });
+  }
+
+  // After a reconnect: send the unanswered actions again (same id), unless pressed too long
+  // ago to still mean anything; those are answered "disconnected".
+  retry() {
+    for (const [id, waiting] of this.unanswered) {
+      if (performance.now() - waiting.at > RETRY_WITHIN_MS || !this.open) {
+        this.unanswered.delete(id);
+        clearTimeout(waiting.timer);
+        waiting.resolve({ type: "ack", ok: false, code: "disconnected", reason: "" });
+        continue;
+      }
+      const ref = ++this.ref;
+      this.acks.set(ref, waiting);
+      this.send({ type: "act", ref, action: waiting.action, id });
+    }
   }
 
   on(type, fn) {
