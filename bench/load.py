@@ -340,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
     server = subprocess.Popen(
         [sys.executable, "-m", "zackzack.cli", "serve", "--port", "0", "--db",
          str(folder / "load.db"), "--limit", "connections_per_ip=0",
+         "--limit", "new_players_burst=0",  # thousands of new players from one address
          "--limit", "rate=1000", "--limit", "burst=1000", *args.server_arg],
         stdout=subprocess.PIPE, stderr=open(folder / "server.log", "w"),  # noqa: SIM115
         text=True, preexec_fn=pinned(0))

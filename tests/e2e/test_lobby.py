@@ -88,6 +88,12 @@ def test_watch_a_bot_table_then_its_stored_match(new_page: Any, shot: Any, serve
     page.wait_for_selector(".board.us .others .plate")
     other.wait_for_selector(f".table-item[data-code='{code}'] :is(.phase-playing, .phase-over)")
     shot(other, "lobby_live_list")
+    # To the stored matches and back: the list shows at once (the server does not send a
+    # version of it twice to one connection; the page keeps the latest).
+    other.click(".bar-nav a[href='/matches']")
+    other.wait_for_selector("body[data-page='matches']")
+    other.click(".bar-nav a[href='/']")
+    other.wait_for_selector(f".table-item[data-code='{code}']")
 
     wait_until(lambda: phase(page) == "over", timeout=50)
     page.wait_for_selector(".round-end")

@@ -14,6 +14,7 @@ from zackzack.clock import VirtualClock
 from zackzack.games import unter_spannung as us
 from zackzack.server.botmaker import Bots
 from zackzack.server.identity import Identities
+from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
 from zackzack.store import Store
@@ -25,7 +26,8 @@ class Client:
 
     refs = itertools.count()
 
-    def __init__(self, world: World, name: str | None = "Anna", token: str | None = None) -> None:
+    def __init__(self, world: World, name: str | None = "Anna", token: str | None = None,
+                 address: str = "") -> None:
         self.world = world
         self.inbox: list[dict[str, Any]] = []
         self.texts: list[str] = []
@@ -33,6 +35,7 @@ class Client:
         self.hold_pings = False
         """Keep the server's pings unanswered (to answer them late by hand)."""
         self.session = Session(world.lobby, world.identities, "http://test", self._got)
+        self.session.address = address
         if name is not None:
             self.welcome = self.send(type="hello", token=token, name=name)[-1]
 
@@ -95,15 +98,17 @@ class World:
     settings: Settings = LIVE
     timing: Timing = field(default_factory=Timing)
     clock: VirtualClock = field(default_factory=VirtualClock)
+    limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
         self.identities = Identities(self.store)
         self.lobby = Lobby(clock=self.clock, store=self.store, bots=Bots(),
-                           settings=self.settings, timing=self.timing)
+                           settings=self.settings, timing=self.timing, limits=self.limits)
 
-    def client(self, name: str | None = "Anna", token: str | None = None) -> Client:
-        """A new connection that says hello as ``name``."""
-        return Client(self, name, token)
+    def client(self, name: str | None = "Anna", token: str | None = None,
+               address: str = "") -> Client:
+        """A new connection (from ``address``; "": unknown) that says hello as ``name``."""
+        return Client(self, name, token, address)
 
     def wait(self, seconds: float) -> None:
         """Let virtual time pass."""

@@ -54,7 +54,7 @@ class FakeSocket:
         await self.reading.wait()  # a client that does not read: its buffers are full
         self.sent.append(json.loads(text))
 
-    async def close(self, code: int = 1000) -> None:
+    async def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed_with = code
         self.application_state = WebSocketState.DISCONNECTED
 

@@ -4,8 +4,10 @@ Hypothesis makes frames of every kind — the protocol's messages with wrong val
 shapes, wrong types, deep nesting, huge strings, invalid UTF-8, binary frames — and sends
 them one by one, each followed by a ``ping`` (a barrier). The documented rule: each is
 answered by an ``error`` with a documented code (or its ordinary answer: ``pong``, the lobby
-list), except frames over 64 KiB (close 1009) and text that is not UTF-8 (close 1007). The
-server stays up, no running game changes, and other clients see nothing of it.
+list), except frames over 64 KiB (close 1009) and text that is not UTF-8 (close 1007). Oversized
+and rapid ``lobby`` requests too: a burst of them gets the list at most once per version of it,
+and the fuzzer's outbox stays within its byte bound. The server stays up, no running game
+changes, and other clients see nothing of it.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ class Arena:
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    limits = Limits(rate=1e6, burst=10**6, refused_to_close=10**6)
+    limits = Limits(rate=1e6, burst=10**6, refused_to_close=10**6,
+                    new_players_burst=0)  # the fuzzer reconnects (a new player) many times
     live = Live(tmp_path_factory.mktemp("fuzz") / "z.db", limits)
     try:
         yield Arena(live)
@@ -147,6 +150,10 @@ frames = st.one_of(
                                                        + "x" * n + '"}')),
     st.sampled_from(["act", "ping", "hello", "join"])
     .map(lambda k: ("text", f'{{"type":"{k}","ref":' + "9" * 5000 + "}")),
+    st.integers(16_000, 80_000).map(lambda n: ("text", '{"type":"lobby"' + " " * n + "}")),
+    st.integers(10, 20_000).map(lambda n: ("text", '{"type":"lobby","tables":"'
+                                                   + "x" * n + '"}')),
+    st.integers(2, 120).map(lambda n: ("lobby-burst", n)),
 )
 
 
@@ -159,6 +166,9 @@ frames = st.one_of(
 @given(frame=frames)
 def test_fuzzed_frames_change_nothing(arena: Arena, frame: tuple[str, Any]) -> None:
     kind, payload = frame
+    if kind == "lobby-burst":
+        lobby_burst(arena, payload)
+        return
     if kind == "text":
         try:
             parsed = json.loads(payload)
@@ -184,6 +194,21 @@ def test_fuzzed_frames_change_nothing(arena: Arena, frame: tuple[str, Any]) -> N
         for message in replies:
             if message["type"] == "error":
                 assert message["code"] in ERRORS, message
+    assert arena.snapshot() == arena.before
+
+
+def lobby_burst(arena: Arena, count: int) -> None:
+    """``count`` lobby requests at once: the list comes at most once per version of it (once
+    more only if it changed meanwhile), and the fuzzer's outbox stays within its bound."""
+    lobby = arena.live.state.lobby
+    before = lobby.version
+    for _ in range(count):
+        arena.fuzzer.send('{"type":"lobby"}')
+    replies = arena.barrier()
+    lists = [m for m in replies if m["type"] == "lobby"]
+    assert len(lists) == len(replies) and len(lists) <= 1 + lobby.version - before, replies
+    limits = arena.live.state.config.limits
+    assert all(c.most_queued <= limits.backlog_bytes for c in list(arena.live.state.connections))
     assert arena.snapshot() == arena.before
 
 

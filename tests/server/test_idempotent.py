@@ -65,21 +65,25 @@ def test_another_player_may_use_the_same_id(store: Store) -> None:
 
 
 def test_a_schnelllauf_card_sent_twice_is_played_once(store: Store) -> None:
-    world, anna, _ = started(store, "schnelllauf")
-    for _ in range(50):  # stalemate flips may be needed before a card fits
-        state = anna.view["state"]
-        fitting = [(place[0], p) for place in state["layouts"][0] if place for p in (0, 1)
-                   if state["stands"][p] is not None
-                   and sl.fits(sl.Card.parse(place[0]), frozenset(state["stands"][p]))]
-        if fitting:
-            card, pile = fitting[0]
-            action = {"type": "play", "card": card, "pile": pile, "seen": state["versions"][pile]}
-            ack = act(anna, 1, action, "once")
-            assert ack["ok"], ack
-            after = anna.view["state"]
-            assert act(anna, 2, action, "once") == {**ack, "ref": 2}
-            assert anna.view["state"] == after
-            return
+    world, anna, ben = started(store, "schnelllauf")
+    for _ in range(50):  # a stalemate flip may be needed before a card fits
+        for client in (anna, ben):
+            state = client.view["state"]
+            me = client.view["seat"]
+            stands = [None if s is None else frozenset(s) for s in state["stands"]]
+            fitting = [(place[0], p) for place in state["layouts"][me] if place
+                       for p in (0, 1)
+                       if state["pile_counts"][p] and sl.fits(sl.Card.parse(place[0]), stands[p])]
+            if fitting:
+                card, pile = fitting[0]
+                action = {"type": "play", "card": card, "pile": pile,
+                          "seen": state["versions"][pile]}
+                ack = act(client, 1, action, "once")
+                assert ack["ok"], ack
+                after = client.view["state"]
+                assert act(client, 2, action, "once") == {**ack, "ref": 2}
+                assert client.view["state"] == after
+                return
         world.wait(2.0)
     raise AssertionError("no card could be played")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 import threading
@@ -26,6 +27,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import zackzack
 from zackzack.server import api, memory
@@ -34,9 +36,9 @@ from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.logs import event
-from zackzack.server.room import BotMaker
+from zackzack.server.room import RUNNING, BotMaker
 from zackzack.server.session import Session
-from zackzack.store import Store, database_url
+from zackzack.store import Store, create_default_folder, database_url, open_store
 from zackzack.table import LIVE, Settings
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,13 @@ WEB_DIR = Path(zackzack.__file__).parent / "web"
 """The browser client, shipped inside the package."""
 CHECKPOINT_EVERY = 1.0
 """Seconds between two checkpoints of SQLite's write-ahead log (in a worker thread)."""
+RESTARTING = 1012
+"""The websocket close code when the server stops (RFC 6455: service restart); clients
+reconnect as after any close."""
+RESTARTING_REASON = "server restarting"
+DRAIN_SECONDS = 2.0
+"""At a stop: how long the websockets get to close before uvicorn cuts them off."""
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +62,14 @@ class Config:
 
     db: str | None = None
     """A SQLAlchemy URL or an SQLite file; ``None``: the user's data directory."""
+    public_urls: tuple[str, ...] = ()
+    """Where people reach this server (``https://cards.example.org``): pages of these origins
+    may open the websocket, and table links use the first one unless the page says better."""
     allow_origins: tuple[str, ...] = ()
-    """Websocket origins allowed besides the server's own (``https://example.org``)."""
+    """Other origins whose pages may open the websocket (``https://friend.example``)."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (addresses or
+    networks, ``*`` for any); none by default, so nobody can claim another address."""
     settings: Settings = LIVE
     limits: Limits = field(default_factory=Limits)
     timing: Timing = field(default_factory=Timing)
@@ -73,18 +88,98 @@ class Server:
     lobby: Lobby
     connections: set[Connection] = field(default_factory=set)
     per_ip: dict[str, int] = field(default_factory=dict)
+    stopping: bool = False
+    """The server is stopping: no new websocket is taken."""
+
+    @property
+    def origins(self) -> frozenset[str]:
+        """The origins named by ``--public-url`` and ``--allow-origin``, as browsers write them."""
+        named = (origin_of(url) for url in (*self.config.public_urls, *self.config.allow_origins))
+        return frozenset(origin for origin in named if origin is not None)
 
 
-def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """Whether a websocket comes from our own pages (or an allowed origin, or no browser)."""
-    origin = websocket.headers.get("origin")
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of an http(s) URL as a browser writes it in ``Origin`` (lower
+    case, no default port); ``None`` for anything else.
+
+    >>> origin_of("https://Cards.Example.org:443/t/K7M2QX")
+    'https://cards.example.org'
+    >>> origin_of("http://[::1]:8000"), origin_of("null"), origin_of("ftp://example.org")
+    ('http://[::1]:8000', None, None)
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), parts.hostname
+    if scheme not in DEFAULT_PORTS or not host:
+        return None
+    shown = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{shown}" if port in (None, DEFAULT_PORTS[scheme]) \
+        else f"{scheme}://{shown}:{port}"
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an IP address (an IPv4 address mapped into IPv6 as IPv4), or ``None``."""
+    try:
+        found = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return found.ipv4_mapped
+    return found
+
+
+def origin_allowed(origin: str | None, named: frozenset[str],
+                   local: tuple[str, int] | None) -> bool:
+    """Whether a page of ``origin`` may open the websocket. Yes for: no ``Origin`` (not a
+    browser); an origin named by ``--public-url`` or ``--allow-origin``; a loopback origin
+    (``localhost``, ``127.0.0.1``, ``[::1]``, any port: only a page on the player's own computer
+    has one); and this server's own address and port written as an IP address (``local``: the
+    address the connection really reached, so ``http://192.168.1.5:8000`` works on a LAN with
+    no configuration). Never the ``Host`` header: a DNS rebinding page sends its own name in
+    both ``Host`` and ``Origin``.
+
+    >>> named = frozenset({"https://cards.example.org"})
+    >>> origin_allowed("https://cards.example.org", named, ("127.0.0.1", 8000))
+    True
+    >>> origin_allowed("http://evil.example:8000", named, ("127.0.0.1", 8000))
+    False
+    >>> origin_allowed("http://localhost:5173", frozenset(), None)
+    True
+    >>> origin_allowed("http://192.168.1.5:8000", frozenset(), ("192.168.1.5", 8000))
+    True
+    >>> origin_allowed("http://192.168.1.5:8080", frozenset(), ("192.168.1.5", 8000))
+    False
+    """
     if origin is None:
         return True
-    return origin in allowed or urlsplit(origin).netloc == websocket.headers.get("host")
+    found = origin_of(origin)
+    if found is None:
+        return False
+    if found in named:
+        return True
+    parts = urlsplit(found)
+    host = parts.hostname or ""
+    address = _address(host)
+    if host == "localhost" or (address is not None and address.is_loopback):
+        return True
+    if address is None or local is None:
+        return False
+    port = parts.port or DEFAULT_PORTS[parts.scheme]
+    return address == _address(str(local[0])) and port == local[1]
 
 
-def own_origin(websocket: WebSocket) -> str:
-    """``http(s)://host:port`` of this server as the client reached it, for table links."""
+def link_origin(websocket: WebSocket, config: Config) -> str:
+    """``http(s)://host[:port]`` for table links: the page's own origin (it was allowed), else
+    the first ``--public-url``, else the address the client used (a client without pages)."""
+    page = origin_of(websocket.headers.get("origin") or "")
+    if page is not None:
+        return page
+    public = next(filter(None, map(origin_of, config.public_urls)), None)
+    if public is not None:
+        return public
     scheme = "https" if websocket.url.scheme == "wss" else "http"
     return f"{scheme}://{websocket.headers.get('host') or websocket.url.netloc}"
 
@@ -95,16 +190,22 @@ async def serve_websocket(websocket: WebSocket) -> None:
     limits = server.config.limits
     ip = websocket.client.host if websocket.client else ""
     peer = f"{ip}:{websocket.client.port}" if websocket.client else ""
-    if not origin_allowed(websocket, server.config.allow_origins):
-        event("connection_refused", peer=peer, reason="origin",
-              origin=websocket.headers.get("origin", "")[:100])
+    if server.stopping:
+        await websocket.close(code=RESTARTING, reason=RESTARTING_REASON)
+        return
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, server.origins, websocket.scope.get("server")):
+        hint = {} if server.config.public_urls else {
+            "hint": "no --public-url is set: pages opened by a name need one"}
+        event("connection_refused", peer=peer, reason="origin", origin=(origin or "")[:100],
+              **hint)
         await websocket.close(code=1008)
         return
     if 0 < limits.connections_per_ip <= server.per_ip.get(ip, 0):
         event("connection_refused", peer=peer, reason="too_many_connections")
         await websocket.close(code=1008)
         return
-    origin = own_origin(websocket)
+    origin = link_origin(websocket, server.config)
     loop = asyncio.get_running_loop()
 
     def session(connection: Connection) -> Session:
@@ -169,31 +270,72 @@ def default_bots() -> BotMaker:
     return Bots()
 
 
-def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
-               store: Store | None = None) -> Starlette:
-    """The server as an ASGI app; it opens the store when it starts and closes it at the end."""
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        own = store or Store(database_url(config.db))
+@contextlib.asynccontextmanager
+async def running(app: Starlette, config: Config, *, bots: BotMaker | None = None,
+                  store: Store | None = None) -> AsyncIterator[Server]:
+    """The server's life around ``app``: open the store (unless given: then it stays open),
+    restore the unfinished matches, tidy up in the background; at the end stop the bots,
+    commit the journal and close what it opened. The app's lifespan; ``zackzack serve``
+    enters it itself, so that a failure to start is one line and not uvicorn's traceback."""
+    if store is None and config.db is None:
+        create_default_folder()
+    own = store or open_store(database_url(config.db))
+    try:
         loop = asyncio.get_running_loop()
         lobby = Lobby(clock=loop, store=own, bots=bots or default_bots(),
                       settings=config.settings, timing=config.timing, limits=config.limits)
         identities = Identities(own, config.limits.connections_per_player)
-        app.state.server = Server(config, own, identities, lobby)
+        server = app.state.server = Server(config, own, identities, lobby)
         lobby.restore(identities.known)
         tasks = [asyncio.create_task(_sweep(lobby, config.timing.sweep_every)),
                  asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))]
         if config.tidy_memory:
             tasks.append(asyncio.create_task(memory.tidy()))
         try:
-            yield
+            yield server
         finally:
             for task in tasks:
                 task.cancel()
             lobby.shutdown()
-            if store is None:
-                own.close()
+    finally:
+        if store is None:
+            own.close()
+
+
+async def halt(app: Starlette, drain: float = DRAIN_SECONDS) -> None:
+    """Stop like Ctrl-C or SIGTERM (the listening socket is already closed): take no new
+    websocket, stop the bots, pause every running table (nothing changes any more), commit
+    the journal, and close every websocket with 1012 "server restarting"; wait up to
+    ``drain`` seconds for them to go. Running matches stay ``playing`` in the store: the next
+    start restores them, paused where they stopped."""
+    server: Server = app.state.server
+    server.stopping = True
+    for room in list(server.lobby.rooms.values()):
+        try:
+            room.stop_bots()
+            if room.phase in RUNNING and not room.closed:
+                room.table.pause()
+        except Exception:  # one bad room must not keep the others from stopping cleanly
+            log.exception("stopping table %s failed", room.code)
+    server.lobby.journal.flush()
+    for connection in list(server.connections):
+        connection.close(RESTARTING, RESTARTING_REASON)
+    deadline = asyncio.get_running_loop().time() + drain
+    while server.connections and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
+    server.lobby.journal.flush()
+
+
+def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
+               store: Store | None = None) -> Starlette:
+    """The server as an ASGI app; it opens the store when it starts and closes it at the end
+    (``running``). Forwarded headers are believed from ``config.forwarded_allow_ips`` only,
+    whatever the ASGI server does (``zackzack serve`` turns uvicorn's own handling off)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with running(app, config, bots=bots, store=store):
+            yield
 
     routes = [
         Route("/", index),
@@ -204,5 +346,8 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         WebSocketRoute("/ws", serve_websocket),
         Mount("/static", StaticFiles(directory=config.web_dir, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(GZipMiddleware, minimum_size=1024)])
+    middleware = [Middleware(GZipMiddleware, minimum_size=1024)]
+    if config.forwarded_allow_ips:
+        middleware.insert(0, Middleware(ProxyHeadersMiddleware,
+                                        trusted_hosts=list(config.forwarded_allow_ips)))
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -3,20 +3,42 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import dataclasses
+import ipaddress
+import signal
 import socket
 import sys
 import webbrowser
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any
 
 import uvicorn
+from starlette.applications import Starlette
 
 from zackzack.server import logs
-from zackzack.server.app import Config, create_app
+from zackzack.server.app import Config, create_app, halt, origin_of, running
+from zackzack.server.guard import Guard, HttpLimits, Trusted, trusted
 from zackzack.server.limits import Limits
-from zackzack.store import database_url
+from zackzack.store import (
+    Store,
+    StoreError,
+    create_default_folder,
+    database_url,
+    open_store,
+    shown,
+)
 
 HELP = "run the server: play in the browser at the address it prints"
+STARTUP_FAILED = 1
+"""The exit code when the server cannot start (the database, the address); wrong arguments
+exit with 2."""
+
+
+class StartupError(Exception):
+    """The server cannot start; the message is one line that says why."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,11 +48,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "computer only)")
     parser.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
     parser.add_argument("--db", metavar="PATH_OR_URL",
-                        help="an SQLite file or a database URL (postgresql://…); default: "
-                             "zackzack.db in your data directory")
+                        help="an SQLite file (its folder must exist) or a database URL "
+                             "(postgresql://…); default: zackzack.db in your data directory")
+    parser.add_argument("--public-url", action="append", default=[], metavar="URL",
+                        help="the address people open (https://cards.example.org): its pages "
+                             "may open the websocket and table links use it; repeatable")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept websockets from pages of ORIGIN "
                              "(https://example.org); repeatable")
+    parser.add_argument("--forwarded-allow-ips", action="append", default=[], metavar="IPS",
+                        help="believe X-Forwarded-For/-Proto from these proxies (addresses or "
+                             "networks, comma-separated, '*' for any; default: from nobody)")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one limit per connection or client, e.g. "
                              "connections_per_ip=256 (docs/operations.md lists them); "
@@ -39,65 +67,218 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="open the lobby in your web browser once the server listens")
 
 
-def parse_limits(pairs: list[str]) -> Limits:
-    """``Limits`` with the ``NAME=VALUE`` changes of ``--limit``.
+def parse_limits(pairs: list[str]) -> tuple[Limits, HttpLimits]:
+    """``Limits`` and ``HttpLimits`` with the ``NAME=VALUE`` changes of ``--limit``.
 
-    >>> parse_limits(["rate=5", "connections_per_ip=0"]).rate
-    5.0
-    >>> parse_limits(["speed=5"])
+    >>> limits, http = parse_limits(["rate=5", "connections_per_ip=0", "request_seconds=2.5"])
+    >>> limits.rate, limits.connections_per_ip, http.request_seconds
+    (5.0, 0, 2.5)
+    >>> parse_limits(["speed=5"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: --limit speed: no such limit; the limits are rate, burst, refused_to_close, \
-backlog, stuck_seconds, frame_bytes, connections_per_ip, connections_per_player, tables_per_player
+    ValueError: --limit speed: no such limit; the limits are rate, burst, ..., request_seconds, \
+http_connections_per_ip
     """
-    defaults = Limits()
-    changes: dict[str, Any] = {}
+    kinds: list[Any] = [Limits(), HttpLimits()]
+    changes: list[dict[str, Any]] = [{}, {}]
+    names = [name for kind in kinds for name in kind.__dataclass_fields__]
     for pair in pairs:
         name, _, text = pair.partition("=")
-        if name not in Limits.__dataclass_fields__:
+        index = next((i for i, kind in enumerate(kinds)
+                      if name in kind.__dataclass_fields__), None)
+        if index is None:
             raise ValueError(f"--limit {name}: no such limit; the limits are "
-                             + ", ".join(Limits.__dataclass_fields__))
-        kind = type(getattr(defaults, name))
+                             + ", ".join(names))
+        kind = type(getattr(kinds[index], name))
         try:
-            changes[name] = kind(text)
+            value = kind(text)
         except ValueError:
             raise ValueError(f"--limit {name}: {text!r} is not a {kind.__name__}") from None
-    return dataclasses.replace(defaults, **changes)
+        if value < 0:
+            raise ValueError(f"--limit {name}: {text!r} is negative")
+        changes[index][name] = value
+    return (dataclasses.replace(kinds[0], **changes[0]),
+            dataclasses.replace(kinds[1], **changes[1]))
+
+
+def public_urls(urls: list[str], option: str = "--public-url") -> tuple[str, ...]:
+    """The ``http(s)://host[:port]`` of each URL; anything else is a ``ValueError``.
+
+    >>> public_urls(["https://Cards.example.org/", "http://192.168.1.5:8000"])
+    ('https://cards.example.org', 'http://192.168.1.5:8000')
+    >>> public_urls(["cards.example.org"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --public-url cards.example.org: not an http:// or https:// URL with a host
+    """
+    found = []
+    for url in urls:
+        origin = origin_of(url)
+        if origin is None:
+            raise ValueError(f"{option} {url}: not an http:// or https:// URL with a host")
+        found.append(origin)
+    return tuple(found)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Bind, print the address, serve until Ctrl-C."""
+    """Check the arguments, bind the address, open and check the database, restore the
+    unfinished matches, then print the address and serve until Ctrl-C or SIGTERM; both stop
+    cleanly (``halt``), print "stopped" and exit 0. A failure to start is one line on
+    standard error and exit code 1 (wrong arguments: 2)."""
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0 to 65535, not {args.port}")
-    url = database_url(args.db)
-    limits = parse_limits(args.limit)
-    config = Config(db=url, allow_origins=tuple(args.allow_origin), limits=limits,
+    limits, http = parse_limits(args.limit)
+    proxies = trusted(*args.forwarded_allow_ips)
+    config = Config(db=args.db, public_urls=public_urls(args.public_url),
+                    allow_origins=public_urls(args.allow_origin, "--allow-origin"),
+                    forwarded_allow_ips=tuple(args.forwarded_allow_ips), limits=limits,
                     tidy_memory=True)
-    logs.setup()
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # until the loop takes over
     try:
-        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        sock = socket.create_server((args.host, args.port), family=family)
-    except OSError as error:
-        raise ValueError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
-    host, port = sock.getsockname()[:2]
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    shown = f"[{shown}]" if ":" in shown else shown
-    address = f"http://{shown}:{port}/"
-    print(f"zackzack: serving on {address}  (database: {_safe(url)}; Ctrl-C stops)",
-          flush=True)
-    if args.open and not webbrowser.open(address):
-        print(f"zackzack: found no web browser to open; open {address} yourself",
-              file=sys.stderr)
-    server = uvicorn.Server(uvicorn.Config(
-        create_app(config), log_level="warning", ws_max_size=limits.frame_bytes,
-        ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3))
-    server.run(sockets=[sock])
+        return _start(args, config, http, proxies)
+    except StartupError as error:
+        print(f"zackzack serve: error: {error}", file=sys.stderr)
+        return STARTUP_FAILED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(_signal: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _start(args: argparse.Namespace, config: Config, http: HttpLimits, proxies: Trusted) -> int:
+    logs.setup()
+    sock = _listen(args.host, args.port)
+    store: Store | None = None
+    try:
+        try:
+            url = database_url(args.db)
+            if args.db is None and (folder := create_default_folder()) is not None:
+                print(f"zackzack: created {folder} for the database", file=sys.stderr)
+            store = open_store(url)
+        except StoreError as error:
+            raise StartupError(str(error)) from None
+        runner = asyncio.Runner(loop_factory=_loop_factory())
+        try:
+            runner.run(_serve(sock, config, http, proxies, store, args.open))
+        except StartupError:
+            raise
+        except Exception as error:  # restoring the matches failed, or the like: one line
+            raise StartupError(f"{type(error).__name__}: {' '.join(str(error).split())}") \
+                from None
+        finally:
+            runner.close()
+    finally:
+        sock.close()
+        if store is not None:
+            try:
+                store.close()
+            except Exception as error:  # the database went away meanwhile: say so, briefly
+                print(f"zackzack: closing the database failed: {error!s:.200}", file=sys.stderr)
     print("zackzack: stopped", file=sys.stderr)
     return 0
 
 
-def _safe(url: str) -> str:
-    """The database URL without its password."""
-    from sqlalchemy.engine import make_url
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket (bound before the database is touched: a second server on the
+    same port stops here)."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return socket.create_server((host, port), family=family)
+    except OSError as error:
+        reason = (error.strerror or str(error)).split(" (while attempting")[0]
+        raise StartupError(f"cannot listen on {host}:{port}: {reason}") from None
 
-    return make_url(url).render_as_string(hide_password=True)
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop if it is installed (as uvicorn would pick), else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, but: "serving on" once it really serves; at a stop, first close
+    the listening socket and ``halt`` the app; signals are ours (uvicorn would re-raise
+    SIGTERM after a clean stop, and the process would end with 143)."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette, ready: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.app, self.ready = app, ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and not self.should_exit:
+            self.ready()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        await halt(self.app)
+        await super().shutdown(sockets)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+async def _serve(sock: socket.socket, config: Config, http: HttpLimits, proxies: Trusted,
+                 store: Store, browse: bool) -> None:
+    app = create_app(config, store=store)
+    host, port = sock.getsockname()[:2]
+    local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    local = f"[{local}]" if ":" in local else local
+    address = f"http://{local}:{port}/"
+
+    def ready() -> None:
+        print(f"zackzack: serving on {address}  (database: {shown(store.url)}; "
+              "Ctrl-C stops)", flush=True)
+        if config.public_urls:
+            print(f"zackzack: public address: {config.public_urls[0]}/", flush=True)
+        elif not _loopback(host):
+            print(f"zackzack: on your network: http://{_lan_address()}:{port}/ (this "
+                  "computer's address; to open it by a name, pass --public-url)", flush=True)
+        if browse and not webbrowser.open(address):
+            print(f"zackzack: found no web browser to open; open {address} yourself",
+                  file=sys.stderr)
+
+    server = _Uvicorn(uvicorn.Config(
+        app, lifespan="off", loop="none", http=Guard(http, proxies).protocol(),
+        proxy_headers=False, log_level="warning", ws_max_size=config.limits.frame_bytes,
+        ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3), app, ready)
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        if server.should_exit:  # a second Ctrl-C: do not wait for anything
+            server.force_exit = True
+        server.should_exit = True
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, stop)
+    try:
+        async with running(app, config, store=store):
+            await server.serve(sockets=[sock])
+    finally:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _lan_address() -> str:
+    """This computer's address on its network, as far as the routing table tells (no packet
+    is sent); a placeholder if it does not."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
+        address = str(probe.getsockname()[0])
+        if not _loopback(address) and address != "0.0.0.0":
+            return address
+    return "THIS-COMPUTERS-ADDRESS"

@@ -57,6 +57,7 @@ class Connection:
         self.peer = peer
         self.state = ConnectionState.OPEN
         self.close_code = 1000
+        self.close_reason = ""
         self.outbox: asyncio.Queue[str] = asyncio.Queue(limits.backlog)
         self.queued = 0
         """Bytes the texts in the outbox take (``sys.getsizeof``); at most
@@ -95,13 +96,13 @@ class Connection:
         self._stuck = self.clock.call_at(deadline, lambda: self.close(TOO_SLOW))
         event("client_behind", peer=self.peer, dropped=self.dropped)
 
-    def close(self, code: int) -> None:
-        """Close soon with ``code``; nothing more is sent or read."""
+    def close(self, code: int, reason: str = "") -> None:
+        """Close soon with ``code`` (and ``reason``); nothing more is sent or read."""
         if self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):
             if code == TOO_SLOW:
                 event("client_closed", peer=self.peer, reason="stuck", code=code)
             self.state = ConnectionState.CLOSING
-            self.close_code = code
+            self.close_code, self.close_reason = code, reason
             if self._writer is not None:
                 self._writer.cancel()
 
@@ -126,7 +127,8 @@ class Connection:
             if self.websocket.client_state is WebSocketState.CONNECTED \
                     and self.websocket.application_state is WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.websocket.close(self.close_code), 2.0)
+                    await asyncio.wait_for(
+                        self.websocket.close(self.close_code, self.close_reason), 2.0)
 
     async def _read(self) -> None:
         while self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):

@@ -77,7 +77,7 @@ class Lobby:
         self.journal = Journal(store, clock)
         self.rooms: dict[str, Room] = {}
         self.subscribers: dict[Viewer, int] = {}
-        """Who gets the list, with the version of it each was sent last (-1: none yet)."""
+        """Who gets the list, with the version of it each was sent last."""
         self.newcomers = AddressBuckets(limits.new_players_rate, limits.new_players_burst,
                                         clock.time)
         """New players made per address, for ``Limits.new_players_burst``/``_rate``."""

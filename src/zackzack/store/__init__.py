@@ -12,8 +12,14 @@ from zackzack.store.db import (
     SeatRecord,
     Status,
     Store,
+    StoreError,
+    create_default_folder,
     database_url,
+    default_database,
+    open_store,
+    shown,
 )
 
 __all__ = ["ActionRow", "MatchRecord", "MatchStart", "PlayerRecord", "RoundRecord", "SeatRecord",
-           "Status", "Store", "database_url"]
+           "Status", "Store", "StoreError", "create_default_folder", "database_url",
+           "default_database", "open_store", "shown"]

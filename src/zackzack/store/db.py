@@ -13,6 +13,7 @@ connection; reads (the HTTP API) may come from any thread and take pooled connec
 from __future__ import annotations
 
 import enum
+import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     update,
 )
@@ -35,6 +37,9 @@ from sqlalchemy.engine import make_url
 
 from zackzack.matchlog import FORMAT, VERSION, MatchLog, parse_log
 from zackzack.store.schema import actions, match_players, matches, metadata, players, rounds
+
+CONNECT_TIMEOUT = 10
+"""Seconds to wait for a database server (PostgreSQL) to answer before giving up."""
 
 
 class ActionRow(NamedTuple):
@@ -147,19 +152,124 @@ class MatchRecord:
         }
 
 
-def database_url(where: str | None) -> str:
-    """A SQLAlchemy URL: given as one, a file path for SQLite, or the default file.
+def default_database() -> Path:
+    """The SQLite file used when no database is named: ``zackzack.db`` in the data directory."""
+    return Path(platformdirs.user_data_dir("zackzack")) / "zackzack.db"
 
-    >>> database_url("postgresql://db/zackzack")
-    'postgresql://db/zackzack'
+
+def database_url(where: str | None) -> str:
+    """A SQLAlchemy URL: given as one, a file path for SQLite, or the default file. Nothing is
+    created here (``open_store`` checks the folder). A ``postgresql://`` URL without a driver
+    gets the installed one (SQLAlchemy 2.1 would insist on psycopg 3; ``[postgres]`` installs
+    psycopg2).
+
     >>> database_url("/tmp/z.db")
     'sqlite:////tmp/z.db'
+    >>> database_url("postgresql+psycopg2://db/zackzack")
+    'postgresql+psycopg2://db/zackzack'
     """
     if where and "://" in where:
-        return where
-    path = Path(where) if where else Path(platformdirs.user_data_dir("zackzack")) / "zackzack.db"
-    path.parent.mkdir(parents=True, exist_ok=True)
+        return _with_driver(where)
+    path = Path(where).expanduser() if where else default_database()
     return f"sqlite:///{path.resolve()}"
+
+
+def _with_driver(url: str) -> str:
+    """``postgresql://…`` as ``postgresql+DRIVER://…`` with a PostgreSQL driver that is there."""
+    scheme, sep, rest = url.partition("://")
+    if scheme not in ("postgresql", "postgres"):
+        return url
+    for module, driver in (("psycopg", "psycopg"), ("psycopg2", "psycopg2")):
+        if importlib.util.find_spec(module) is not None:
+            return f"postgresql+{driver}{sep}{rest}"
+    raise StoreError("no PostgreSQL driver is installed: pip install 'zackzack[postgres]'")
+
+
+def create_default_folder() -> Path | None:
+    """Create the folder of the default database if it is missing: that folder, else ``None``."""
+    folder = default_database().parent
+    if folder.is_dir():
+        return None
+    try:
+        folder.mkdir(parents=True)
+    except OSError as error:
+        raise StoreError(f"cannot create the folder {folder} for the database: "
+                         f"{error.strerror or error}") from None
+    return folder
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message is one line that says why."""
+
+
+def shown(url: str) -> str:
+    """The URL as it may be shown: no password, and an SQLite file as its plain path."""
+    found = make_url(url)
+    if found.get_backend_name() == "sqlite" and found.database not in (None, "", ":memory:"):
+        return str(found.database)
+    return found.render_as_string(hide_password=True)
+
+
+def open_store(url: str) -> Store:
+    """Open the database and check it before anything is served: its folder exists (nothing
+    is created but the file itself), it is a database, it is reachable, its tables have the
+    columns this version needs, and it takes writes. Any failure is a ``StoreError`` of one
+    line.
+
+    >>> open_store("sqlite:////nonexistent/folder/z.db")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    zackzack.store.db.StoreError: ... the folder /nonexistent/folder does not exist ...
+    """
+    try:
+        found = make_url(url)
+    except Exception as error:  # sqlalchemy's ArgumentError, or a port that is no number
+        raise StoreError(f"the database URL is malformed: {_reason(error)}") from None
+    where = shown(url)
+    if found.get_backend_name() == "sqlite" and found.database not in (None, "", ":memory:") \
+            and not str(found.database).startswith("file:"):
+        path = Path(str(found.database))
+        if path.is_dir():
+            raise StoreError(f"cannot open the database {where}: it is a folder")
+        if not path.parent.is_dir():
+            raise StoreError(f"cannot open the database {where}: the folder {path.parent} "
+                             "does not exist (create it first)")
+    try:
+        store = Store(url)
+    except StoreError as error:
+        raise StoreError(f"the database {where} {error}") from None
+    except Exception as error:
+        raise StoreError(f"cannot open the database {where}: {_reason(error)}") from None
+    try:
+        store.check()
+    except Exception as error:
+        store.dispose()
+        raise StoreError(f"cannot use the database {where}: {_reason(error)}") from None
+    return store
+
+
+def _reason(error: BaseException) -> str:
+    """What went wrong, in one line: the driver's own words if there are any."""
+    if isinstance(error, ImportError):
+        return f"its driver is not installed ({error.name or error}): pip install it"
+    cause = getattr(error, "orig", None) or error
+    text = " ".join(str(cause).split()) or type(cause).__name__
+    return text[:300]
+
+
+def _check_tables(engine: Engine) -> None:
+    """Raise ``StoreError`` if a table of ours exists without the columns this version uses
+    (another program's database): before anything is created in it."""
+    tables = inspect(engine)
+    existing = set(tables.get_table_names())
+    for table in metadata.sorted_tables:
+        if table.name not in existing:
+            continue
+        have = {column["name"] for column in tables.get_columns(table.name)}
+        missing = [column.name for column in table.columns if column.name not in have]
+        if missing:
+            raise StoreError(f"is not a zackzack database: its table {table.name} has no "
+                             f"column {', '.join(missing)}")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -176,17 +286,39 @@ class Store:
     def __init__(self, url: str, *, wall: Callable[[], float] = time.time) -> None:
         self.url = url
         self.wall = wall
-        self.engine: Engine = create_engine(url)
-        if make_url(url).get_backend_name() == "sqlite":
+        found = make_url(url)
+        connect_args: dict[str, Any] = {}
+        if found.get_backend_name() == "postgresql" and "connect_timeout" not in found.query:
+            connect_args["connect_timeout"] = CONNECT_TIMEOUT  # an unreachable host: not minutes
+        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        if found.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        self._writer: Connection = self.engine.connect()
+        try:
+            _check_tables(self.engine)
+            metadata.create_all(self.engine)
+            self._writer: Connection = self.engine.connect()
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     def close(self) -> None:
         """Close every connection (after a last checkpoint)."""
         self.checkpoint()
+        self.dispose()
+
+    def dispose(self) -> None:
+        """Close every connection without a checkpoint (a store that failed its check)."""
         self._writer.close()
         self.engine.dispose()
+
+    def check(self) -> None:
+        """Raise unless the database takes writes (not a read-only file or role, not held
+        locked by another program); nothing is changed."""
+        with self.engine.connect() as conn, conn.begin() as transaction:
+            # A write that changes nothing still takes the write lock (SQLite) or needs the
+            # right to write (PostgreSQL); rolled back.
+            conn.execute(update(players).where(players.c.id == "").values(name=players.c.name))
+            transaction.rollback()
 
     def journal_mode(self) -> str:
         """SQLite's journal mode (``wal``); other databases say ``n/a``."""

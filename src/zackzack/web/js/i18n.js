@@ -9,6 +9,7 @@ const TEXT = {
     nav_play: "Play", nav_matches: "Matches", close: "Close", lang_name: "English",
     speech_on: "Calls spoken", speech_off: "Calls silent", help: "Keys and help",
     conn_open: "online", conn_connecting: "connecting…", conn_closed: "offline – reconnecting…",
+    conn_refused: "too many new players from this network – trying again in a moment…",
     // lobby
     tagline: "Two lightning-fast card games. No turns: everyone plays at once.",
     your_name: "Your name", name_placeholder: "e.g. Anna",
@@ -114,6 +115,7 @@ const TEXT = {
     nav_play: "Spielen", nav_matches: "Partien", close: "Schließen", lang_name: "Deutsch",
     speech_on: "Ansagen laut", speech_off: "Ansagen stumm", help: "Tasten und Hilfe",
     conn_open: "online", conn_connecting: "verbinde…", conn_closed: "offline – verbinde neu…",
+    conn_refused: "zu viele neue Spieler aus diesem Netz – versuche es gleich wieder…",
     tagline: "Zwei blitzschnelle Kartenspiele. Keiner wartet: alle legen gleichzeitig.",
     your_name: "Dein Name", name_placeholder: "z. B. Anna",
     quick_title: "Sofort spielen", quick_us: "Unter Spannung gegen 3 Bots",

@@ -12,6 +12,11 @@ export const GAMES = {
 };
 export const LEVELS = ["beginner", "normal", "pro", "machine"];
 
+// The latest list, kept while another page shows: the server sends each version of the list
+// once per connection, so asking again on the way back (from the matches) brings nothing new.
+let latest = [];
+net.on("lobby", (msg) => { latest = msg.tables; });
+
 // What the create form holds; remembered between visits.
 function defaultDraft() {
   return {
@@ -57,7 +62,7 @@ export function quickMessage(game) {
 }
 
 export function mount(root, app) {
-  let tables = [];
+  let tables = latest;
   const draft = loadDraft();
   const offs = [];
 

@@ -7,6 +7,7 @@ const RETRY_MS = [100, 400, 1000, 2000, 4000];
 const ACK_TIMEOUT_MS = 6000;
 const REACTION_MS = 600;
 const RETRY_WITHIN_MS = 1500; // an unanswered card pressed longer ago is not sent again
+const HELLO_AGAIN_MS = 10000; // after "too many new players from this address"
 
 function tabId() {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -38,9 +39,10 @@ export class Net {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
     const ws = this.ws = new WebSocket(url);
     this.setStatus("connecting");
+    const hello = () => ws.send(JSON.stringify({ type: "hello", token: this.token, name: this.name }));
     ws.onopen = () => {
       this.tries = 0;
-      ws.send(JSON.stringify({ type: "hello", token: this.token, name: this.name }));
+      hello();
     };
     ws.onmessage = (e) => {
       let msg;
@@ -49,6 +51,11 @@ export class Net {
         // The server measures the lag: answer at once, before anything else.
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "pong", n: msg.n }));
         if (msg.rtt != null) this.rtt = msg.rtt;
+      }
+      if (msg.type === "error" && msg.code === "too_many_new_players" && this.status !== "open") {
+        this.setStatus("refused"); // the server makes no more new players from here for now
+        setTimeout(() => { if (this.ws === ws && ws.readyState === WebSocket.OPEN) hello(); },
+          HELLO_AGAIN_MS);
       }
       if (msg.type === "welcome") {
         this.reactionMs = Number.isFinite(msg.reaction_ms) ? msg.reaction_ms : REACTION_MS;
