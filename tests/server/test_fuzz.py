@@ -116,7 +116,7 @@ json_data = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
 FIELDS = {"hello": ("token", "name"), "lobby": (), "create": ("game", "options", "seats",
           "private", "title"), "join": ("code", "seat"), "watch": ("code",), "leave": (),
           "ready": ("ready",), "seat": ("seat", "kind", "bot"), "start": (), "rematch": (),
-          "act": ("ref", "action"), "ping": ("t",)}
+          "act": ("ref", "action", "id"), "ping": ("t",), "pong": ("n",)}
 
 
 @st.composite
@@ -154,6 +154,11 @@ frames = st.one_of(
     st.integers(10, 20_000).map(lambda n: ("text", '{"type":"lobby","tables":"'
                                                    + "x" * n + '"}')),
     st.integers(2, 120).map(lambda n: ("lobby-burst", n)),
+    st.tuples(st.integers(2, 20), st.integers(0, 2**31 - 1),
+              st.text("abc-_.:19", min_size=1, max_size=40), st.sampled_from(
+                  [{"type": "draw"}, {"type": "play", "card": "7±2", "seen": 0}, "draw"]))
+    .map(lambda r: ("repeat", (r[0], json.dumps({"type": "act", "ref": r[1], "id": r[2],
+                                                  "action": r[3]})))),
 )
 
 
@@ -168,6 +173,16 @@ def test_fuzzed_frames_change_nothing(arena: Arena, frame: tuple[str, Any]) -> N
     kind, payload = frame
     if kind == "lobby-burst":
         lobby_burst(arena, payload)
+        return
+    if kind == "repeat":  # the same act (ref and id) again and again: refused alike each time
+        times, text = payload
+        for _ in range(times):
+            arena.fuzzer.send(text)
+        replies = arena.barrier()
+        assert [m["type"] for m in replies] == ["error"] * times, replies
+        assert len({json.dumps(m, sort_keys=True) for m in replies}) == 1, replies
+        assert replies[0]["code"] in ERRORS
+        assert arena.snapshot() == arena.before
         return
     if kind == "text":
         try:
