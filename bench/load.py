@@ -216,8 +216,8 @@ class Player:
 class Generator:
     """All clients of the run, in one asyncio loop."""
 
-    def __init__(self, url: str, every: float, seed: int) -> None:
-        self.url, self.every = url, every
+    def __init__(self, url: str, every: float, seed: int, compensation: bool = True) -> None:
+        self.url, self.every, self.compensation = url, every, compensation
         self.rng = random.Random(seed)
         self.players: list[Player] = []
         self.tally = Tally()
@@ -230,9 +230,12 @@ class Generator:
             await player.connect(self.url)
             self.tasks.append(asyncio.create_task(player.read()))
         host = players[0]
-        await host.ws.send(encode({"type": "create", "game": "unter-spannung",
-                                   "options": {"tournament": True},
-                                   "seats": [{"kind": "open"}] * 4}))
+        create: dict[str, Any] = {"type": "create", "game": "unter-spannung",
+                                  "options": {"tournament": True},
+                                  "seats": [{"kind": "open"}] * 4}
+        if not self.compensation:
+            create["compensation"] = False
+        await host.ws.send(encode(create))
         await asyncio.wait_for(host.joined.wait(), 30)
         for player in players[1:]:
             await player.ws.send(encode({"type": "join", "code": host.code}))
@@ -301,8 +304,9 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"n": len(ordered), "p50": at(0.5), "p99": at(0.99), "max": ordered[-1] * 1000}
 
 
-async def generate(url: str, steps: list[int], seconds: float, every: float) -> None:
-    generator = Generator(url, every, seed=1)
+async def generate(url: str, steps: list[int], seconds: float, every: float,
+                   compensation: bool = True) -> None:
+    generator = Generator(url, every, seed=1, compensation=compensation)
     for connections in steps:
         result = await generator.step(connections, seconds)
         print(json.dumps({"result": result}), flush=True)
@@ -356,7 +360,8 @@ def run(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.deadline
     generator = subprocess.Popen(
         [sys.executable, __file__, "--generate", url, "--steps", args.steps,
-         "--seconds", str(args.seconds), "--every", str(args.every)],
+         "--seconds", str(args.seconds), "--every", str(args.every),
+         *(["--no-compensation"] if args.no_compensation else [])],
         stdout=subprocess.PIPE, text=True, preexec_fn=pinned(1))
     assert generator.stdout is not None
     print(f"server pid {server.pid} on CPU 0, load generator pid {generator.pid} on CPU 1; "
@@ -411,11 +416,14 @@ def main() -> int:
                         help="stop the whole run after this many seconds")
     parser.add_argument("--server-arg", action="append", default=[],
                         help="one more argument for zackzack serve")
+    parser.add_argument("--no-compensation", action="store_true",
+                        help="tables decide races by arrival (no lag credit, no waiting)")
     parser.add_argument("--generate", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.generate:
         steps = [int(n) for n in args.steps.split(",")]
-        asyncio.run(generate(args.generate, steps, args.seconds, args.every))
+        asyncio.run(generate(args.generate, steps, args.seconds, args.every,
+                             not args.no_compensation))
         return 0
     return run(args)
 
