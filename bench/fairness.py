@@ -20,7 +20,6 @@ from zackzack.sim.stats import summarise
 
 GAMES = ("unter-spannung", "schnelllauf")
 LEVELS = ("normal", "pro")
-RTTS = ((10, 100), (10, 250))
 
 
 def run(game: str, level: str, rtt: tuple[int, int], compensation: bool, rounds: int,
@@ -43,13 +42,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--far", default="100,250", help="the far player's round trips, ms")
     parser.add_argument("--json", help="write every summary to this file")
     args = parser.parse_args()
     print("| game | bots | RTT near / far | compensation | far player's round wins | 95 % CI |"
           " gap to 50 % |")
     print("|---|---|---|---|---|---|---|")
     summaries = []
-    setups = [(game, level, rtt, compensation) for rtt in RTTS for game in GAMES
+    rtts = [(10, int(far)) for far in args.far.split(",")]
+    setups = [(game, level, rtt, compensation) for rtt in rtts for game in GAMES
               for level in LEVELS for compensation in (False, True)]
     for game, level, rtt, compensation in setups:
         summary = run(game, level, rtt, compensation, args.rounds, args.jobs, args.seed)

@@ -33,6 +33,7 @@ nothing of networks (``docs/fairness.md`` explains the whole design):
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
@@ -52,6 +53,8 @@ QUOTA_GAIN_MS = 150
 """Lag credit a seat earns with every action (lichess's quota gain)."""
 QUOTA_MAX_MS = 600
 """The most lag credit a seat can have saved up (lichess's quota maximum)."""
+FLOOR_SAMPLES = 5
+"""How many recent round trips the credited lag is the shortest of (10 s of pings)."""
 
 Outcome = list[Event] | IllegalAction
 """What the table answered to an action: its events, or why it refused."""
@@ -115,19 +118,21 @@ class ArbitratedLink(DirectLink):
 
 @dataclass(slots=True)
 class LagStats:
-    """Smoothed round trips of one connection (lichess's ``DecayingStats``), in ms.
+    """Round trips of one connection, in ms: smoothed for showing (lichess's
+    ``DecayingStats``) and their recent floor for crediting.
 
     >>> stats = LagStats()
-    >>> for rtt in (100, 100, 60):
+    >>> for rtt in (100, 100, 60, 300):
     ...     stats.record(rtt)
-    >>> round(stats.mean), round(stats.deviation, 1)
-    (94, 6.0)
+    >>> round(stats.mean), round(stats.deviation, 1), stats.floor
+    (125, 36.0, 60)
     """
 
     mean: float = 0.0
     deviation: float = 0.0
     samples: int = 0
     decay: float = 0.85
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=FLOOR_SAMPLES))
 
     def record(self, rtt_ms: float) -> None:
         """Take in one measured round trip."""
@@ -138,6 +143,13 @@ class LagStats:
                 self.mean - rtt_ms)
             self.mean = rtt_ms + self.decay * (self.mean - rtt_ms)
         self.samples += 1
+        self.recent.append(rtt_ms)
+
+    @property
+    def floor(self) -> float:
+        """The shortest of the last :data:`FLOOR_SAMPLES` round trips (0 before the first):
+        the wire's own lag, without the moments a busy server or client added to it."""
+        return min(self.recent, default=0.0)
 
     @property
     def rtt(self) -> int | None:
@@ -264,10 +276,10 @@ class Wire:
         news out and the card back), at most the table's ``late_grace_ms`` less the reaction
         window; the credit in a race is at most its ``compensation_ms``.
         """
-        rtt = self.stats.mean
-        window = min(rtt, max(0, settings.late_grace_ms - self.sightings.window_ms))
+        window = min(self.stats.mean, max(0, settings.late_grace_ms - self.sightings.window_ms))
         action, newest = self.sightings.claim(action, arrived, round(window))
-        return Admitted(action, self.credit.take(rtt, settings.compensation_ms), newest)
+        credit = self.credit.take(self.stats.floor, settings.compensation_ms)
+        return Admitted(action, credit, newest)
 
 
 @dataclass(frozen=True, slots=True)

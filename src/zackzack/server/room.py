@@ -207,7 +207,7 @@ class Room:
         index = self.seat_of(viewer.player)
         if index is None:
             return
-        self.arbiter.set_reach(index, viewer.wire.stats.mean)
+        self.arbiter.set_reach(index, viewer.wire.stats.floor)
         if viewer.wire.stats.quality != quality:
             self.changed()
 

@@ -124,7 +124,7 @@ class NetLink:
 
     def _probed(self, sent: float) -> None:
         self.wire.stats.record((self.table.clock.time() - sent) * 1000)
-        self.arbiter.set_reach(self.seat, self.wire.stats.mean)
+        self.arbiter.set_reach(self.seat, self.wire.stats.floor)
 
 
 class Network:
