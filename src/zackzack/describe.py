@@ -62,7 +62,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "turns_up": " und deckt {card} auf",
         "moved": "{who} legt {card} auf den freien Platz {target}",
         "drew": "{who} zieht eine Karte (noch {left})",
-        "drew_own": "{who} ziehst {card} (noch {left})",
+        "drew_own": "{who} zieht {card} (noch {left})",
         "went_out": "{who} legt die letzte Karte verdeckt ab und gewinnt die Runde!",
         "rotated": "Nichts geht mehr! Die unterste Karte {card} kommt nach oben.",
         "flipped": "Nichts geht mehr: Reservekarten aufgedeckt: {cards}.",

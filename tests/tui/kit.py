@@ -22,11 +22,13 @@ from zackzack.games.base import Action, Event, Rules
 from zackzack.table import Phase, Settings, Table, TableView
 from zackzack.tui.keys import HAND_KEYS, PLACE_KEYS
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
+from zackzack.tui.results import Results
 from zackzack.tui.session import Listener, Lost, Seat
+from zackzack.tui.us_board import UsBoard
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "tui"
-QUICK = Settings(start_ms=300, between_rounds_ms=2000)
-"""A short start countdown, so that tests see it without waiting 3 s."""
+QUICK = Settings(start_ms=1500, between_rounds_ms=2000)
+"""A short start countdown (long enough for a busy machine to see it), shorter than the 3 s."""
 PERCEIVE_S = 0.25
 """How long a quick player takes to see another seat's card (well inside the reaction window)."""
 
@@ -183,14 +185,19 @@ async def play_out(pilot: Pilot[Any], view: Callable[[], TableView | None],
     raise AssertionError("the match did not end")
 
 
-def us_keys(view: TableView) -> list[str]:
-    """The key a quick player presses: a card that fits the top as shown, else Space."""
-    state: us.View = view.state
-    assert view.seat is not None
-    for index, card in enumerate(sorted(state.hand)):
-        if us.fits(card, state.top) and index < len(HAND_KEYS):
-            return [HAND_KEYS[index]]
-    return ["space"] if state.draw_counts[view.seat] else []
+def us_keys(board: UsBoard) -> Callable[[TableView], list[str]]:
+    """The key a quick player presses, as ``board`` labels the cards: a card that fits the
+    top as shown, else Space."""
+
+    def keys(view: TableView) -> list[str]:
+        state: us.View = view.state
+        assert view.seat is not None
+        for place, card in board.keyed(view):
+            if us.fits(card, state.top) and place < len(HAND_KEYS):
+                return [HAND_KEYS[place]]
+        return ["space"] if state.draw_counts[view.seat] else []
+
+    return keys
 
 
 def sl_keys(view: TableView, seat: int, hand: int) -> list[str]:
@@ -217,8 +224,14 @@ def text(renderable: RenderableType, width: int = 100) -> str:
 
 
 def shown(app: App[Any], selector: str) -> str:
-    """The plain text of the ``Static`` at ``selector`` on the current screen."""
-    return text(app.screen.query_one(selector, Static).content)  # type: ignore[arg-type]
+    """The plain text of the ``Static`` (or the results) at ``selector`` on the current
+    screen (``""`` while the screen has none: it may still be composing)."""
+    widget = next(iter(app.screen.query(selector)), None)
+    if isinstance(widget, Results):
+        return widget.plain()
+    if isinstance(widget, Static):
+        return text(widget.content)  # type: ignore[arg-type]
+    return ""
 
 
 def screenshot(app: App[Any], name: str) -> None:
@@ -235,6 +248,8 @@ class Still:
         self.rules, self._view, self.seats, self.mine = rules, view, tuple(seats), mine
         self.creator = False
         self.reaction_ms = 600
+        self.share: str | None = None
+        self.rematch: tuple[str, str] | None = None
         self.acts: list[tuple[int, Action]] = []
 
     async def open(self) -> None:
@@ -254,6 +269,10 @@ class Still:
 
     def ready(self) -> None:
         """Nothing to be ready for."""
+
+    def hold(self, reason: str, held: bool) -> bool:
+        """Time stands still anyway."""
+        return False
 
     async def close(self) -> None:
         """Nothing to close."""

@@ -47,7 +47,7 @@ async def test_a_whole_round_of_unter_spannung_by_keys() -> None:
             if presses == 3:
                 screenshot(app, "us_playing")
 
-        await play_out(pilot, lambda: game.view(0), us_keys, snap)
+        await play_out(pilot, lambda: game.view(0), us_keys(board), snap)
         view = game.view(0)
         assert view is not None and view.phase is Phase.OVER and view.result is not None
         # every card went out aimed at the version shown; quick fingers lose races, never guess
@@ -57,8 +57,8 @@ async def test_a_whole_round_of_unter_spannung_by_keys() -> None:
         assert {code for _, code in game.refusals} <= {"too_late"}
         assert game.played(0) >= 1
         await pilot.pause(0.1)
-        assert not board.display and app.screen.query_one("#panel").display
-        panel = shown(app, "#panel")
+        assert not board.display and app.screen.query_one("#results").display
+        panel = shown(app, "#results")
         assert "Match over" in panel and "minus points" in panel and "Enter: play again" in panel
         assert "Round 1: " in shown(app, "#log")
         screenshot(app, "us_results")
@@ -88,8 +88,11 @@ async def test_a_whole_round_of_schnelllauf_by_keys() -> None:
         assert plays and all(action.seen is not None for action in plays)
         assert {code for _, code in game.refusals} <= {"too_late"}
         await pilot.pause(0.1)
-        panel = shown(app, "#panel")
+        panel = shown(app, "#results")
         assert "Partie vorbei" in panel and "Karten" in panel and "Esc: beenden" in panel
+        log = shown(app, "#log")
+        assert "Partie vorbei: 1. " in log and " Karten)" in log  # the places in German too
+        assert not any(word in log for word in ("cards", "fewer", "more", "no cards"))
         screenshot(app, "sl_results_de")
 
 
@@ -159,6 +162,7 @@ async def test_a_hand_longer_than_the_keys_stays_reachable() -> None:
         assert "Your hand (38)" in shown_now and "more ▸" in shown_now
         hand = board.hand()
         assert [board.scheme.hand_key(i) for i in (0, 9, 10, 35, 36)] == ["1", "0", "q", "m", ""]
+        await pilot.press("down")  # the first arrow shows the cursor where it is
         await pilot.press("down", "down", "down", "right", "right", "right", "right", "right")
         target = min(board.cursor, len(hand) - 1)
         assert target >= 36  # beyond the keys

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import socket
 
 import pytest
 
@@ -14,7 +15,7 @@ from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Rules, event_json, to_json
 from zackzack.table import Table
-from zackzack.tui import keys
+from zackzack.tui import cli, keys
 from zackzack.tui.board import Sightings
 from zackzack.tui.cards import SPREADS, plain, sl_top, us_card
 from zackzack.tui.cli import sessions
@@ -111,13 +112,15 @@ def test_the_play_command_makes_the_sessions_the_arguments_ask_for() -> None:
     made = maker()
     assert isinstance(made, OfflineSession)
     assert made.options.players == 4 and made.options.tournament and made.mine == (0,)
-    assert [seat.name for seat in made.seats] == ["Du", "Ben (normal)", "Carla (pro)",
-                                                  "Dieter (beginner)"]
+    assert [seat.name for seat in made.seats] == ["Du", "Ben (normal)", "Carla (Profi)",
+                                                  "Dieter (Anfänger)"]  # levels in German
     two = sessions(_args("schnelllauf", "--local-two", "--handicap", "left:piles"), "en")
     assert two is not None
     made = two()
     assert isinstance(made, OfflineSession)
     assert made.mine == (0, 1) and made.options.pile_size == (4, 3) and not made._bots
+    alone = sessions(_args("--local-two"), "en")  # only Schnelllauf is played by two this way
+    assert alone is not None and alone().rules.INFO.name == "schnelllauf"
     solo = sessions(_args("schnelllauf", "--bot", "pro", "--handicap", "bot"), "en")
     assert solo is not None and solo().options.one_hand_seats == (False, True)  # type: ignore[attr-defined]
 
@@ -128,8 +131,35 @@ def test_bad_arguments_are_one_clear_line(capsys: pytest.CaptureFixture[str]) ->
     assert main(["play", "--join", "http://localhost:8000/lobby"]) == 2
     assert "http://HOST:PORT/t/CODE" in capsys.readouterr().err
     assert main(["play", "--join", "http://h:1/t/ABCDEF", "schnelllauf"]) == 2
-    assert "--join takes the game" in capsys.readouterr().err
+    assert "--join and --server take the game" in capsys.readouterr().err
     assert main(["play", "--tournament"]) == 2
+
+
+def test_join_to_an_unreachable_server_is_one_line_and_status_2(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "terminal", lambda: True)
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]
+    # nobody listens there any more
+    assert main(["play", "--join", f"http://127.0.0.1:{port}/t/ABCDEF"]) == 2
+    said = capsys.readouterr()
+    assert said.err == (f"zackzack play: error: cannot reach the server at "
+                        f"http://127.0.0.1:{port}: connection refused\n")
+    assert said.out == ""  # not a byte of the full-screen app
+    assert main(["play", "--server", f"http://127.0.0.1:{port}"]) == 2  # the lobby: the same
+    assert capsys.readouterr().err == (f"zackzack play: error: cannot reach the server at "
+                                       f"http://127.0.0.1:{port}: connection refused\n")
+    assert main(["play", "--server", "h:1", "--join", "http://h:1/t/ABCDEF"]) == 2
+    assert "--join or --server" in capsys.readouterr().err
+
+
+def test_without_a_terminal_play_is_one_line_and_status_2(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "terminal", lambda: False)
+    assert main(["play", "schnelllauf"]) == 2
+    said = capsys.readouterr()
+    assert said.err == ("zackzack play: error: a terminal is needed: stdin and stdout must not "
+                        "be redirected\n") and said.out == ""
 
 
 def test_links_become_websocket_addresses() -> None:

@@ -50,7 +50,7 @@ async def test_two_players_at_one_keyboard_play_a_round_with_both_halves() -> No
         await until(pilot, lambda: game.view(0) is not None
                     and game.view(0).phase is Phase.PLAYING)  # type: ignore[union-attr]
         board = text(app.screen.query_one(SlBoard).render())
-        assert "Left" in board and "Right" in board and "6z" in board and "1q" in board
+        assert "Left" in board and "Right" in board and "6y" in board and "1q" in board
         screenshot(app, "two_playing")
         turns = itertools.count()
 
@@ -66,5 +66,5 @@ async def test_two_players_at_one_keyboard_play_a_round_with_both_halves() -> No
         assert seats == {0, 1}
         assert {code for _, code in game.refusals} <= {"too_late"}
         await pilot.pause(0.1)
-        assert "Left" in shown(app, "#panel") and "Right" in shown(app, "#panel")
+        assert "Left" in shown(app, "#results") and "Right" in shown(app, "#results")
         screenshot(app, "two_results")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Sequence
+from typing import ClassVar
 
 from rich.console import Group
 from rich.text import Text
@@ -81,6 +82,8 @@ class Board(Widget):
     """A game's table as this keyboard sees it; it turns key commands into actions."""
 
     DEFAULT_CSS = "Board { height: 1fr; padding: 0 1; }"
+    CURSOR: ClassVar[bool] = False
+    """Whether the arrows choose a card that Enter plays."""
 
     def __init__(self, session: Session, scheme: Scheme, lang: str) -> None:
         super().__init__()
@@ -120,8 +123,12 @@ class Board(Widget):
         """Act on ``command``; whether it meant something on this board."""
         return False
 
-    def cancel(self) -> bool:
-        """Cancel a half-done input; whether there was one."""
+    def chosen(self) -> bool:
+        """Whether a card is chosen on screen for Enter to play (boards with a cursor)."""
+        return False
+
+    def cancel(self, hand: int | None = None) -> bool:
+        """Cancel a half-done input (of ``hand`` only, if given); whether there was one."""
         return False
 
     def prompt(self) -> str:

@@ -19,12 +19,15 @@ suits by colour and symbol, so that both games read without colour (``NO_COLOR``
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
+from zackzack.games.base import Event
 
 Block = list[Text]
 """A card (or a group of cards): lines of equal cell width."""
@@ -93,6 +96,23 @@ def sl_face(card: sl.Card) -> Text:
         return Text("★", style="bold yellow")
     symbol, colour = SUITS[card.suit.value]
     return Text(RANKS[card.rank], style="bold") + Text(symbol, style=colour)
+
+
+def readable(event: Event) -> Event:
+    """``event`` with its Schnelllauf cards written as the board shows them, for the log.
+
+    >>> readable(sl.Flipped((sl.Card.parse("8c"), sl.JOKER), (3, 4))).cards
+    ('8♣', '★')
+    """
+    changed: dict[str, Any] = {}
+    for name in ("card", "revealed", "cards"):
+        value = getattr(event, name, None)
+        if isinstance(value, sl.Card):
+            changed[name] = sl_face(value).plain
+        elif isinstance(value, tuple) and any(isinstance(card, sl.Card) for card in value):
+            changed[name] = tuple(sl_face(card).plain if isinstance(card, sl.Card) else card
+                                  for card in value)
+    return dataclasses.replace(event, **changed) if changed else event  # type: ignore[type-var]
 
 
 def sl_card(card: sl.Card | None, under: int, key: str = "", *, target: bool = False) -> Block:

@@ -1,13 +1,22 @@
 """``zackzack play``: play in the terminal, offline against bots, two at one keyboard, or at a
-server's table (``--join LINK``); without arguments a start screen asks."""
+server's table (``--join LINK``); without arguments a start screen asks.
+
+Whatever keeps the match from starting (bad arguments, no terminal, a server that cannot be
+reached, a table that does not exist) is one line on stderr and exit status 2, said before
+the full-screen app would start: the first session is opened before the app runs.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
 
 from zackzack.describe import LANGS
 from zackzack.tui.app import PlayApp, SessionMaker
-from zackzack.tui.remote import RemoteSession, parse_link
+from zackzack.tui.keys import LAYOUTS
+from zackzack.tui.online import LobbyClient, LobbyScreen, server_url
+from zackzack.tui.remote import parse_link, seat_maker
 from zackzack.tui.setup import GAMES, Setup, session
 from zackzack.tui.texts import system_lang
 
@@ -28,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or one-hand; both without KIND; repeat or comma-separate")
     parser.add_argument("--local-two", action="store_true",
                         help="Schnelllauf: two people at one keyboard, left and right half")
+    parser.add_argument("--server", metavar="URL",
+                        help="a server's lobby: its open tables, live, and a new table of "
+                             "your own (http://HOST:PORT)")
     parser.add_argument("--join", metavar="LINK",
                         help="play at a server's table: the link the lobby shares, "
                              "http://HOST:PORT/t/CODE")
@@ -35,29 +47,69 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same deal")
     parser.add_argument("--lang", choices=LANGS, default=None,
                         help="de or en (default: the system locale)")
+    parser.add_argument("--keys", choices=tuple(LAYOUTS), default=None,
+                        help="Schnelllauf: the keyboard layout the key labels follow "
+                             "(default: qwertz with --lang de, else qwerty)")
 
 
 def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     """What each match is played with, from the arguments (``None``: ask on the start screen)."""
-    if args.join:
+    if args.join or args.server:
         if args.game or args.bots or args.local_two or args.handicap or args.tournament:
-            raise ValueError("--join takes the game and its options from the server's table")
+            raise ValueError("--join and --server take the game and its options from the "
+                             "server's table")
+        if args.join and args.server:
+            raise ValueError("--join or --server: the link names the server already")
+    if args.server:
+        server_url(args.server)  # a ValueError for a bad address
+        return None
+    if args.join:
         url, code = parse_link(args.join)
-        return lambda: RemoteSession(url, code, args.name, lang)
-    if args.game is None:
-        if args.bots or args.local_two or args.handicap or args.tournament:
+        return seat_maker(url, code, args.name, lang)
+    game = args.game
+    if game is None and (args.local_two or args.handicap):
+        game = "schnelllauf"  # only Schnelllauf has them
+    if game is None:
+        if args.bots or args.tournament:
             raise ValueError("name the game first: zackzack play unter-spannung|schnelllauf …")
         return None
     bots = tuple(s.strip() for s in (args.bots or "").split(",") if s.strip())
     handicap = tuple(h.strip() for item in args.handicap for h in item.split(",") if h.strip())
-    chosen = Setup(args.game, bots, args.tournament, handicap, args.local_two, args.name,
+    chosen = Setup(game, bots, args.tournament, handicap, args.local_two, args.name,
                    args.seed)
     return lambda: session(chosen, lang)
 
 
+def terminal() -> bool:
+    """Whether stdin and stdout are a terminal the app can take over."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the app until the player quits."""
+    """Run the app until the player quits; a start failure raises ``ValueError`` (one line)."""
     lang = args.lang or system_lang()
-    app = PlayApp(lang, sessions(args, lang), again=not args.join)
-    app.run()
-    return 0
+    makers = sessions(args, lang)
+    if not terminal():
+        raise ValueError("a terminal is needed: stdin and stdout must not be "
+                         "redirected")
+    return asyncio.run(play(lang, makers, layout=args.keys, server=args.server, name=args.name))
+
+
+async def play(lang: str, makers: SessionMaker | None, *, again: bool = True,
+               layout: str | None = None, server: str | None = None, name: str = "",
+               headless: bool = False) -> int:
+    """Open the first match's session (a remote one connects and joins) or the lobby of
+    ``server``, then run the app."""
+    first, lobby = None, None
+    if makers is not None:
+        first = makers()
+        await first.open()  # raises ValueError: the app never shows
+    elif server is not None:
+        client = LobbyClient(server_url(server), name)
+        await client.open()  # raises ValueError: the app never shows
+        lobby = LobbyScreen(server.strip().rstrip("/"), name, lang, client)
+    app = PlayApp(lang, makers, again=again, first=first, layout=layout, lobby=lobby)
+    await app.run_async(headless=headless)
+    if app.error:
+        raise ValueError(app.error)
+    return app.return_code or 0

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from zackzack.tui.keys import Scheme
-from zackzack.tui.texts import tr
+from zackzack.tui.texts import key_names, tr
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """The smallest terminal the boards fit in."""
@@ -45,7 +45,7 @@ class HelpScreen(ModalScreen[None]):
             if title:
                 table.add_row(Text(tr(title, self.lang), style="bold underline"), "")
             for row in rows:
-                table.add_row(row.keys, tr(row.text, self.lang))
+                table.add_row(key_names(row.keys, self.lang), tr(row.text, self.lang))
         yield Static(Group(table, Text(""), Text(tr(self.scheme.notes, self.lang), style="italic"),
                            Text(tr("help_close", self.lang), style="dim")), id="help")
 
@@ -56,7 +56,8 @@ class HelpScreen(ModalScreen[None]):
 
 
 class QuitDialog(ModalScreen[bool]):
-    """Quit the match? y, j or Enter quits; n or Esc plays on."""
+    """Quit the match? y (or j, German "ja") quits; n or Esc plays on; Enter does nothing,
+    so that Esc then Enter never ends a match by accident."""
 
     DEFAULT_CSS = _CSS.format(name="QuitDialog")
 
@@ -70,9 +71,9 @@ class QuitDialog(ModalScreen[bool]):
                            Text(tr("quit_keys", self.lang), style="dim")))
 
     def on_key(self, event: events.Key) -> None:
-        """Answer by key; other keys do nothing."""
+        """Answer by key; other keys (Enter too) do nothing."""
         event.stop()
-        if event.key in ("y", "j", "enter"):
+        if event.key in ("y", "j"):
             self.dismiss(True)
         elif event.key in ("n", "escape"):
             self.dismiss(False)

@@ -16,12 +16,13 @@ from textual.widgets import Static
 from zackzack.describe import describe
 from zackzack.games.base import Event
 from zackzack.race import SLOW_RTT_MS
-from zackzack.table import Announced, Phase, TableView
+from zackzack.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.tui import keys
 from zackzack.tui.board import Board
+from zackzack.tui.cards import readable
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
 from zackzack.tui.lobby import waiting
-from zackzack.tui.results import results
+from zackzack.tui.results import Results, unit
 from zackzack.tui.session import Lost, Session, names
 from zackzack.tui.sl_board import SlBoard
 from zackzack.tui.texts import known, tr
@@ -32,7 +33,7 @@ FEEDBACK_S = 2.5
 
 STYLES = {"too_late": "bold black on yellow", "does_not_fit": "bold white on red",
           "frozen": "bold black on cyan", "penalised": "bold cyan", "round_scored": "bold",
-          "match_ended": "bold", "announced": "bold yellow"}
+          "match_ended": "bold", "announced": "bold yellow", "round_started": "bold"}
 """How a refusal's feedback or an event's line stands out."""
 
 
@@ -50,12 +51,14 @@ class GameScreen(Screen[None]):
     """
 
     def __init__(self, session: Session, lang: str,
-                 again: Callable[[], None] | None = None) -> None:
+                 again: Callable[[], None] | None = None, layout: str | None = None) -> None:
+        """``again`` starts the next match (``None``: none); ``layout``: the keyboard's
+        (``qwerty``, ``qwertz``, ``azerty``; ``None``: the usual one for ``lang``)."""
         super().__init__()
         self.session, self.lang, self.again = session, lang, again
         two = len(session.mine) == 2
         if session.rules.INFO.name == "schnelllauf":
-            self.scheme = keys.schnelllauf(two)
+            self.scheme = keys.schnelllauf(two, layout or keys.default_layout(lang))
             self.board: Board = SlBoard(session, self.scheme, lang)
         else:
             self.scheme = keys.unter_spannung()
@@ -68,17 +71,27 @@ class GameScreen(Screen[None]):
         self.rtt_ms: int | None = None
         """The round trip to the server as last measured (``None``: offline, not yet known)."""
         self.said_ready = False
+        self.again_asked = False
+        """Enter asked for the next match already (a second Enter must not reach it)."""
         self.resume_at = 0.0
+        self.small = False
+        """Whether the terminal was too small at the last tick."""
+        self.holds: set[str] = set()
+        """Why this keyboard looks away now (``help``, ``quit``, ``small``)."""
+        self.own_pause = False
+        """The table stands still because this keyboard looked away (not because all left),
+        until it has resumed."""
 
     def compose(self) -> ComposeResult:
         """Header, board or panel, banner, feedback, log, keys."""
         yield Static(id="head")
         yield self.board
         yield Static(id="panel")
+        yield Results(self.lang, id="results")
         yield Static(id="banner")
         yield Static(id="feedback")
         yield Static(id="log")
-        yield Static(Text(tr(self.scheme.bar, self.lang)), id="keys")
+        yield Static(Text(tr(self.scheme.bar, self.lang, **self.scheme.bar_fields())), id="keys")
         yield TooSmall(self.lang)
 
     def on_mount(self) -> None:
@@ -106,10 +119,27 @@ class GameScreen(Screen[None]):
         if view is not None and view.resumes_in is not None:
             self.resume_at = time.monotonic() + view.resumes_in / 1000
         for event in events:
-            line = describe(event, seats, self.lang, seat=reader, now=self.session.now())
+            line = self._line(event, seats, reader)
             if line:
                 self.log_lines.append(Text(line, style=STYLES.get(event.kind, "")))
         self.show()
+
+    def _line(self, event: Event, seats: Sequence[str], reader: int | None) -> str:
+        """The log's line for ``event``: cards as on the board; "go!" when play begins (the
+        banner counts the start down); a pause of one's own is not news."""
+        if event.kind in ("paused", "resuming", "resumed") and self.own_pause:
+            self.own_pause = event.kind != "resumed" or bool(self.holds)
+            return ""
+        if event.kind == "starting":
+            return ""
+        if isinstance(event, RoundStarted):
+            return tr("round_go", self.lang, n=event.number)
+        if isinstance(event, MatchEnded):  # the places in this language (the reasons are not)
+            what = unit(self.session.rules.INFO.name, self.lang)
+            return tr("match_ended", self.lang, placings=", ".join(
+                f"{p.place}. {self.board.name_of(p.seat)} ({p.score} {what})"
+                for p in event.result.placings))
+        return describe(readable(event), seats, self.lang, seat=reader, now=self.session.now())
 
     def refused(self, seat: int, code: str, reason: str, lost: Lost | None = None) -> None:
         """Say clearly why an action was refused: too late (and to whom), does not fit, …"""
@@ -156,7 +186,11 @@ class GameScreen(Screen[None]):
         return self.session.view(mine[0] if mine else None)
 
     def tick(self) -> None:
-        """Ten times a second: redraw while a clock runs on screen (countdown, freeze, note)."""
+        """Ten times a second: hold the table while the terminal is too small; redraw while
+        a clock runs on screen (countdown, freeze, note)."""
+        if too_small(self) != self.small:
+            self.small = too_small(self)
+            self.hold("small", self.small)
         view, now = self.table_view(), self.session.now()
         if self.feedback.plain or (view is not None and (
                 view.phase in (Phase.STARTING, Phase.BETWEEN, Phase.PAUSED)
@@ -172,6 +206,10 @@ class GameScreen(Screen[None]):
         head = Text(self.session.rules.INFO.title, style="bold")
         if view is not None:
             head.append(f" · {tr('round', self.lang, n=view.round)}")
+        mine = self.session.mine
+        own = self.session.seats[mine[0]].name if len(mine) == 1 else ""
+        if own and own != tr("you", self.lang):
+            head.append(f" · {own}", style="italic")  # the name the others see
         if self.connection:
             head.append(f"   {self.connection}", style="italic yellow")
         elif self.rtt_ms is not None:
@@ -180,17 +218,20 @@ class GameScreen(Screen[None]):
             head.append(f"   {link}", style="dim" if good else "italic yellow")
         self.query_one("#head", Static).update(head)
         phase = view.phase if view is not None else Phase.WAITING
-        playing = phase in (Phase.STARTING, Phase.PLAYING, Phase.PAUSED)
+        scores = view is not None and self._scores(view)
+        playing = not scores and phase in (Phase.STARTING, Phase.PLAYING, Phase.PAUSED)
         self.board.display = playing
         panel = self.query_one("#panel", Static)
-        panel.display = not playing
-        if view is not None and phase in (Phase.BETWEEN, Phase.OVER):
+        panel.display = not playing and not scores
+        standings = self.query_one(Results)
+        standings.display = scores
+        if view is not None and scores:
             mine = self.session.mine
-            panel.update(results(view, self._names(), self.lang, now, self.again is not None,
-                                 mine[0] if len(mine) == 1 else None))
+            standings.show(view, self._names(), now, self._end(),
+                           mine[0] if len(mine) == 1 else None)
         elif not playing:
             panel.update(waiting(self.session.seats, self.session.mine, self.lang,
-                                 self.session.creator, self.said_ready))
+                                 self.session.creator, self.said_ready, self.session.share))
         if view is not None and view.state is not None:
             self.board.sightings.note(self.board.versions(view), view.round)
         self.board.refresh()
@@ -200,6 +241,27 @@ class GameScreen(Screen[None]):
         self.query_one("#feedback", Static).update(self.feedback)
         self.query_one("#log", Static).update(Text("\n").join(list(self.log_lines)[-3:]))
 
+    def _may_again(self) -> bool:
+        """Whether Enter starts another match: offline, or a rematch for a seated player."""
+        return self.again is not None and (self.session.share is None or bool(self.session.mine))
+
+    def _end(self) -> str:
+        """What the keys do after the match: play again (offline), a rematch, or quit."""
+        if not self._may_again():
+            return tr("again_remote", self.lang)
+        if self.session.share is None:
+            return tr("again", self.lang)
+        offer = self.session.rematch
+        if offer is not None and offer[1]:
+            return tr("rematch_offer", self.lang, who=offer[1])
+        return tr("rematch_key", self.lang)
+
+    @staticmethod
+    def _scores(view: TableView) -> bool:
+        """Whether the results are on screen: between rounds (paused there too), at the end."""
+        return view.phase in (Phase.BETWEEN, Phase.OVER) or (
+            view.phase is Phase.PAUSED and view.next_round_at is not None)
+
     def _names(self) -> list[str]:
         return [self.board.name_of(seat) for seat in range(len(self.session.seats))]
 
@@ -208,7 +270,8 @@ class GameScreen(Screen[None]):
             return Text("")
         if view.phase is Phase.PAUSED:
             left = self.resume_at - time.monotonic()
-            key, s = ("resuming", f"{left:.1f}") if left > 0 else ("paused", "")
+            key, s = ("resuming", f"{left:.1f}") if left > 0 else (
+                "paused_here" if self.own_pause else "paused", "")
             return Text(tr(key, self.lang, s=s), style="bold black on cyan")
         if view.phase is Phase.STARTING and view.starts_at is not None:
             left = max(0, view.starts_at - now) / 1000
@@ -224,27 +287,65 @@ class GameScreen(Screen[None]):
     # Keys ----------------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """Look the key up in the game's scheme and do it."""
+        """Look the key up in the game's scheme and do it; a play before play begins (or a
+        bare Enter with no card chosen) is answered with a short message, never sent."""
         command = self.scheme.command(event.key)
+        view = self.table_view()
+        phase = view.phase if view is not None else Phase.WAITING
+        if event.key == "c" and phase is Phase.WAITING and self.session.share:
+            self.app.copy_to_clipboard(self.session.share)  # OSC 52, where the terminal has it
+            self.say("copied")
+            event.stop()
+            return
         if command is None or too_small(self):
             return
         event.stop()
         event.prevent_default()
-        view = self.table_view()
-        phase = view.phase if view is not None else Phase.WAITING
         if isinstance(command, keys.ShowHelp):
-            self.app.push_screen(HelpScreen(self.scheme, self.lang))
-        elif isinstance(command, keys.AskQuit) or (
-                isinstance(command, keys.Cancel) and not self.board.cancel()):
+            self.hold("help", True)
+            self.app.push_screen(HelpScreen(self.scheme, self.lang),
+                                 lambda _: self.hold("help", False))
+        elif isinstance(command, keys.AskQuit):
             self.ask_quit()
+        elif isinstance(command, keys.Cancel):
+            if not self.board.cancel(command.hand) and command.hand != 1:
+                self.ask_quit()  # the right player's Backspace only ever cancels
         elif isinstance(command, keys.Confirm) and phase is Phase.OVER:
-            if self.again is not None:
+            if self._may_again() and not self.again_asked and self.again is not None:
+                self.again_asked = True  # a second Enter must not play in the new match
                 self.again()
         elif isinstance(command, keys.Confirm) and phase is Phase.WAITING:
             self.said_ready = True
             self.session.ready()
+        elif isinstance(command, keys.MoveCursor) and view is not None and self._scores(view):
+            self.query_one(Results).scroll(command.dx, command.dy)
+        elif phase is not Phase.PLAYING:
+            if view is not None and phase is not Phase.OVER:
+                self.say(*self._not_yet(view))
+        elif isinstance(command, keys.Confirm) and not self.board.chosen():
+            if self.board.CURSOR:
+                self.say("no_cursor")
         else:
             self.board.command(command)
+        self.show()
+
+    def _not_yet(self, view: TableView) -> tuple[str, dict[str, str]]:
+        """Why a key cannot play now, with the seconds to wait when the table knows them."""
+        now = self.session.now()
+        if view.phase is Phase.STARTING and view.starts_at is not None:
+            return "not_yet_start", {"s": f"{max(0, view.starts_at - now) / 1000:.1f}"}
+        if view.phase is Phase.BETWEEN and view.next_round_at is not None:
+            return "not_yet_round", {"s": f"{max(0, view.next_round_at - now) / 1000:.0f}"}
+        if view.phase is Phase.PAUSED:
+            return "not_yet_paused", {}
+        return "not_playing", {}
+
+    def say(self, key: str, fields: dict[str, str] | None = None, style: str = "") -> None:
+        """Show the text ``key`` in the feedback line for a moment."""
+        self.feedback_code = key
+        self.feedback = Text(f" {tr(key, self.lang, **(fields or {}))} ",
+                             style=style or STYLES.get(key, "bold reverse"))
+        self.feedback_until = time.monotonic() + FEEDBACK_S
         self.show()
 
     def match_on(self) -> bool:
@@ -253,13 +354,29 @@ class GameScreen(Screen[None]):
         return view is not None and view.phase is not Phase.OVER
 
     def ask_quit(self) -> None:
-        """Quit; while a match is on, ask first."""
+        """Quit; while a match is on, ask first (once: a second Ctrl+Q asks nothing more)."""
         if not self.match_on():
             self.app.exit()
+            return
+        if any(isinstance(screen, QuitDialog) for screen in self.app.screen_stack):
             return
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self.app.exit()
+            else:
+                self.hold("quit", False)
 
+        self.hold("quit", True)
         self.app.push_screen(QuitDialog(self.lang), answer)
+
+    def hold(self, reason: str, held: bool) -> None:
+        """Look away for ``reason`` or back: an offline table stands still meanwhile."""
+        if held:
+            self.holds.add(reason)
+        else:
+            self.holds.discard(reason)
+        before, self.own_pause = self.own_pause, self.own_pause or held  # before it pauses
+        if not self.session.hold(reason, held):
+            self.own_pause = before  # a server's table: its pauses are news
+        self.show()

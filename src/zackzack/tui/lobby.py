@@ -12,9 +12,14 @@ from zackzack.tui.texts import tr
 
 
 def waiting(seats: Sequence[Seat], mine: Sequence[int], lang: str, creator: bool,
-            ready: bool) -> RenderableType:
-    """The seats before the start; ``ready``: this keyboard said so already."""
+            ready: bool, share: str | None = None) -> RenderableType:
+    """The seats before the start; ``ready``: this keyboard said so already; ``share``: the
+    table's link, shown with its code for the others to join."""
     lines = [Text(tr("waiting", lang), style="bold"), Text("")]
+    if share:
+        code = share.rstrip("/").rsplit("/", 1)[-1]
+        lines += [Text(tr("share", lang)), Text(share, style="bold underline"),
+                  Text(tr("share_code", lang, code=code), style="dim"), Text("")]
     for index, seat in enumerate(seats):
         line = Text(f"{index + 1}. ")
         if seat.kind == "open":

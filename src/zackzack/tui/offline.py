@@ -1,6 +1,9 @@
 """An offline session: a table in this process, on the real clock (the asyncio loop), with bots.
 
-The bots run on the same loop as the Textual app, so they act while the player types.
+The bots run on the same loop as the Textual app, so they act while the player types. While
+the player looks away (the help, the quit question, a terminal too small) the table pauses,
+as the server's table does when everyone is away: table time stands still, bots wait, and
+play resumes after a short countdown.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any, Protocol
 from zackzack.games.base import Action, Event, Rules
 from zackzack.games.errors import IllegalAction, TooLate
 from zackzack.race import REACTION_MS
-from zackzack.table import LIVE, Settings, Table, TableView
+from zackzack.table import LIVE, Phase, Settings, Table, TableView
 from zackzack.tui.session import Listener, Lost, Seat
 
 
@@ -27,11 +30,19 @@ BotMaker = Callable[[Table, int, random.Random], Player]
 """Seats a bot: ``maker(table, seat, rng)``."""
 
 
+RESUME_MS = 1500
+"""The countdown after looking away, before play goes on."""
+PAUSABLE = frozenset({Phase.STARTING, Phase.PLAYING, Phase.BETWEEN})
+"""The phases in which table time runs (and can stand still)."""
+
+
 class OfflineSession:
     """A local table: people at this keyboard in ``mine``, a bot in every other seat."""
 
     creator = True
     reaction_ms = REACTION_MS
+    share = None
+    rematch = None
 
     def __init__(self, rules: Rules, options: Any, seats: Sequence[Seat], mine: Sequence[int],
                  bots: Mapping[int, BotMaker], *, seed: int, settings: Settings = LIVE,
@@ -47,6 +58,7 @@ class OfflineSession:
         self._players: list[Player] = []
         self._listener: Listener | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._holds: set[str] = set()
         self.table: Table | None = None
 
     async def open(self) -> None:
@@ -65,8 +77,28 @@ class OfflineSession:
         table.start()
 
     def _changed(self, events: list[Event]) -> None:
+        if self._holds and any(event.kind == "resumed" for event in events):
+            # looked away again during the resume countdown: halt again, once everyone heard
+            asyncio.get_running_loop().call_soon(self._halt)
         if self._listener is not None:
             self._listener.changed(events)
+
+    def hold(self, reason: str, held: bool) -> bool:
+        """Pause the table while any reason holds; resume (after a countdown) when none does."""
+        if held:
+            self._holds.add(reason)
+        else:
+            self._holds.discard(reason)
+        table = self.table
+        if table is not None and not self._holds and table.phase is Phase.PAUSED:
+            table.resume(RESUME_MS)
+        self._halt()
+        return True
+
+    def _halt(self) -> None:
+        table = self.table
+        if table is not None and self._holds and table.phase in PAUSABLE:
+            table.pause()
 
     def view(self, seat: int | None) -> TableView | None:
         """What ``seat`` sees now."""

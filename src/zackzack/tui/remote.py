@@ -18,11 +18,13 @@ import itertools
 import re
 import secrets
 import urllib.parse
+from collections.abc import Callable
+from socket import gaierror
 from typing import Any
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.typing import Origin
 
 from zackzack.games import game
@@ -57,12 +59,60 @@ def parse_link(link: str) -> tuple[str, str]:
     return f"{scheme}://{parts.netloc}/ws", found.group(1).upper()
 
 
+def why(error: BaseException) -> str:
+    """Why connecting failed, in a few words on one line.
+
+    >>> why(ConnectionRefusedError(111, "Connect call failed")), why(TimeoutError())
+    ('connection refused', 'no answer')
+    """
+    if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(error):
+        return "connection refused"
+    if isinstance(error, gaierror):
+        return "unknown host"
+    if isinstance(error, TimeoutError):
+        return "no answer"
+    if isinstance(error, InvalidStatus):
+        return f"not a zackzack server (HTTP {error.response.status_code})"
+    if isinstance(error, ConnectionClosed):
+        return "the server closed the connection"
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def seat_maker(url: str, code: str, name: str, lang: str, *, token: str | None = None,
+               create: p.Create | None = None) -> Callable[[], RemoteSession]:
+    """The sessions of a server's table (``code``'s, or the one ``create`` makes): first that
+    table's, then each time the rematch of the last one (asked for, or offered by someone
+    else), as the same player (``token``: known already)."""
+    last: list[RemoteSession] = []
+
+    def make() -> RemoteSession:
+        if not last:
+            session = RemoteSession(url, code, name, lang, token=token, create=create)
+        elif last[-1].rematch is not None:
+            session = RemoteSession(url, last[-1].rematch[0], name, lang, token=last[-1].token)
+        else:
+            session = RemoteSession(url, last[-1].code, name, lang, token=last[-1].token,
+                                    rematch=True)
+        last[:] = [session]
+        return session
+
+    return make
+
+
 class RemoteSession:
     """A seat at a server's table (or a watcher's place when no seat is free)."""
 
-    def __init__(self, url: str, code: str, name: str, lang: str) -> None:
+    def __init__(self, url: str, code: str, name: str, lang: str, *, token: str | None = None,
+                 rematch: bool = False, create: p.Create | None = None) -> None:
+        """A seat at table ``code``; ``token``: the player's from an earlier connection;
+        ``rematch``: ask table ``code`` (over) for its rematch and sit at that one instead;
+        ``create``: make the table first (``code`` is learnt then)."""
         self.url, self.code, self.name, self.lang = url, code, name, lang
-        self.token: str | None = None
+        self.token: str | None = token
+        self.asks_rematch = rematch
+        self.create = create
+        self.rematch: tuple[str, str] | None = None
+        """The rematch of this table once someone asked: its code and who asked."""
         self.player = ""
         self.rules: Rules = game("unter-spannung")
         self.seats: tuple[Seat, ...] = ()
@@ -88,12 +138,19 @@ class RemoteSession:
 
     # Connecting ----------------------------------------------------------------------------
 
+    @property
+    def server(self) -> str:
+        """The server's address as people write it, ``http://HOST:PORT``."""
+        parts = urllib.parse.urlsplit(self.url)
+        return f"{'https' if parts.scheme == 'wss' else 'http'}://{parts.netloc}"
+
     async def open(self) -> None:
-        """Connect, say hello and take the seat; raises ``ValueError`` when that fails."""
+        """Connect, say hello and take the seat; raises ``ValueError`` (one line) when that
+        fails: the server cannot be reached, or the table is not there."""
         try:
             await self._connect()
         except (OSError, WebSocketException, TimeoutError) as error:
-            raise ValueError(f"cannot reach {self.url}: {error}") from None
+            raise ValueError(f"cannot reach the server at {self.server}: {why(error)}") from None
 
     async def _connect(self) -> None:
         netloc = urllib.parse.urlsplit(self.url).netloc
@@ -104,8 +161,21 @@ class RemoteSession:
             welcome = await self._expect(socket, p.Welcome)
             self.token, self.player = welcome.token, welcome.player
             self.reaction_ms = welcome.reaction_ms
-            await self._send(socket, p.Join(code=self.code))
-            state = await self._expect(socket, p.TableState)
+            if self.create is not None:  # a new table: this keyboard is its creator
+                await self._send(socket, self.create)
+                state = await self._expect(socket, p.TableState)
+                self.code, self.create = state.table.code, None
+            elif self.asks_rematch:  # to the old table, then on to its rematch
+                await self._send(socket, p.Watch(code=self.code))
+                await self._expect(socket, p.TableState)
+                await self._send(socket, p.Rematch())
+                state = await self._expect(socket, p.TableState)
+                while state.table.code == self.code:  # the old table, now naming its rematch
+                    state = await self._expect(socket, p.TableState)
+                self.code, self.asks_rematch = state.table.code, False
+            else:
+                await self._send(socket, p.Join(code=self.code))
+                state = await self._expect(socket, p.TableState)
         except BaseException:
             await socket.close()
             raise
@@ -124,7 +194,11 @@ class RemoteSession:
                 if message.code in WATCH_INSTEAD:
                     await self._send(socket, p.Watch(code=self.code))
                     continue
-                raise ValueError(f"table {self.code}: {message.reason} ({message.code})")
+                if message.code == "no_such_table":
+                    raise ValueError(f"there is no table {self.code} at {self.server} "
+                                     "(it ended, or the code is mistyped)")
+                raise ValueError(f"table {self.code} at {self.server}: "
+                                 f"{' '.join(message.reason.split())} ({message.code})")
 
     @staticmethod
     def _decode(text: str | bytes) -> p.ServerMessage | None:
@@ -208,11 +282,17 @@ class RemoteSession:
             listener.refused(seat, message.code, message.reason)
         elif isinstance(message, p.Probe) and message.rtt is not None and listener is not None:
             listener.measured(message.rtt)
+        elif isinstance(message, p.RematchOffer) and message.previous == self.code:
+            self.rematch = (message.code, message.by)
+            if listener is not None:
+                listener.changed([])
 
     def _take(self, info: p.TableInfo | None, view: Any, now: int) -> None:
         """Keep the table, its seats and the view, and the clock they are on."""
         if info is not None:
             self._table = info
+            if info.rematch is not None and self.rematch is None:
+                self.rematch = (info.rematch, "")
             self.rules = game(info.game)
             self.mine = (info.you,) if info.you is not None else ()
             self.creator = info.creator == self.player
@@ -228,6 +308,11 @@ class RemoteSession:
             self._listener.status(text)
 
     # The session ---------------------------------------------------------------------------
+
+    @property
+    def share(self) -> str | None:
+        """The table's link as the server makes it (its code is the link's end)."""
+        return self._table.link if self._table is not None else None
 
     def view(self, seat: int | None) -> TableView | None:
         """The last view the server sent (it is always this connection's seat's)."""
@@ -273,6 +358,10 @@ class RemoteSession:
     def ready(self) -> None:
         """The creator starts the match; anybody else says they are ready."""
         self._post(p.Start() if self.creator else p.Ready(ready=True), None)
+
+    def hold(self, reason: str, held: bool) -> bool:
+        """A server's table goes on while this keyboard looks away (the others play on)."""
+        return False
 
     def _post(self, message: p.ClientMessage, seat: int | None) -> None:
         socket = self._socket

@@ -73,6 +73,15 @@ class Session(Protocol):
         """Whether this keyboard may start the match (remote tables wait for their creator)."""
 
     @property
+    def share(self) -> str | None:
+        """The link that brings others to this table (``None``: a table in this process)."""
+
+    @property
+    def rematch(self) -> tuple[str, str] | None:
+        """A server table's rematch once someone asked for it: its code and who asked
+        (``""``: not said); ``None``: none yet, or a table in this process."""
+
+    @property
     def reaction_ms(self) -> int:
         """The reaction window: a card's ``seen`` names its pile as on screen this long before
         the key press (RULES.md, the race)."""
@@ -94,6 +103,11 @@ class Session(Protocol):
 
     def ready(self) -> None:
         """Before the start: say this keyboard is ready (the creator starts the match)."""
+
+    def hold(self, reason: str, held: bool) -> bool:
+        """This keyboard looks away for ``reason`` (the help, the quit question, a terminal
+        too small) or back: a local table's time stands still while any reason holds; a
+        server's table goes on. Whether table time stands still for it."""
 
     async def close(self) -> None:
         """Stop the bots or close the connection."""

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zackzack.bots import Bot, parse_bot
+from zackzack.bots import LEVELS, Bot, parse_bot
 from zackzack.demo import NAMES
 from zackzack.games import game
 from zackzack.table import LIVE, Settings, Table
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.session import Seat
-from zackzack.tui.texts import tr
+from zackzack.tui.texts import level, tr
 
 GAMES = ("unter-spannung", "schnelllauf")
 DEFAULT_BOTS = {"unter-spannung": ("normal", "normal"), "schnelllauf": ("normal",)}
@@ -25,6 +25,19 @@ DEFAULT_BOTS = {"unter-spannung": ("normal", "normal"), "schnelllauf": ("normal"
 
 WHO = {"me": 0, "left": 0, "bot": 1, "right": 1}
 """Who a handicap is for: the seat (alone you sit at seat 0, with two the left player)."""
+
+
+class SetupError(ValueError):
+    """A setup that cannot be played: ``str()`` for the command line (naming its options),
+    ``key`` and ``fields`` the text for the start screen (:func:`SetupError.say`)."""
+
+    def __init__(self, message: str, key: str, **fields: str) -> None:
+        super().__init__(message)
+        self.key, self.fields = key, fields
+
+    def say(self, lang: str) -> str:
+        """The complaint in ``lang``, in the start screen's words."""
+        return tr(self.key, lang, **self.fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +56,24 @@ class Setup:
         if self.game not in GAMES:
             raise ValueError(f"unknown game {self.game!r}; choose one of {', '.join(GAMES)}")
         for spec in self.bots:
-            parse_bot(spec)
+            try:
+                parse_bot(spec)
+            except ValueError as error:
+                raise SetupError(str(error), "e_bot", spec=spec,
+                                 levels=", ".join(LEVELS)) from None
         if self.game == "schnelllauf":
             if self.tournament:
-                raise ValueError("--tournament is for Unter Spannung")
+                raise SetupError("--tournament is for Unter Spannung", "e_sl_only")
             wanted = 0 if self.local_two else 1
             if len(self.opponents) != wanted:
-                raise ValueError("Schnelllauf is for two: one bot, or --local-two and no bot")
+                raise SetupError("Schnelllauf is for two: one bot, or --local-two and no bot",
+                                 "e_sl_bots")
             handicap(self.handicap)
         else:
             if self.local_two or self.handicap:
-                raise ValueError("--local-two and --handicap are for Schnelllauf")
+                raise SetupError("--local-two and --handicap are for Schnelllauf", "e_us_only")
             if not 1 <= len(self.opponents) <= 5:
-                raise ValueError("Unter Spannung needs 1 to 5 bots (2 to 6 players)")
+                raise SetupError("Unter Spannung needs 1 to 5 bots (2 to 6 players)", "e_us_bots")
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -72,8 +90,8 @@ def handicap(items: Sequence[str]) -> tuple[tuple[int, int], tuple[bool, bool]]:
     for item in items:
         who, _, kind = item.strip().lower().partition(":")
         if who not in WHO or kind not in ("", "piles", "one-hand"):
-            raise ValueError(f"a handicap is WHO or WHO:piles or WHO:one-hand with WHO one of "
-                             f"{', '.join(WHO)}; got {item!r}")
+            raise SetupError(f"a handicap is WHO or WHO:piles or WHO:one-hand with WHO one of "
+                             f"{', '.join(WHO)}; got {item!r}", "e_handicap", item=item)
         if kind in ("", "piles"):
             piles[WHO[who]] = 4
         if kind in ("", "one-hand"):
@@ -108,7 +126,7 @@ def session(setup: Setup, lang: str, settings: Settings = LIVE) -> OfflineSessio
         mine: tuple[int, ...] = (0, 1)
     else:
         seats = [Seat(setup.name or tr("you", lang))]
-        seats += [Seat(f"{NAMES[seat % len(NAMES)]} ({spec})", "bot")
+        seats += [Seat(f"{NAMES[seat % len(NAMES)]} ({level(str(parse_bot(spec)), lang)})", "bot")
                   for seat, spec in enumerate(setup.opponents, 1)]
         mine = (0,)
     bots = {seat: _bot(spec) for seat, spec in enumerate(setup.opponents, len(mine))}

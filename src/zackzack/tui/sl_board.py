@@ -13,7 +13,7 @@ from zackzack.games import schnelllauf as sl
 from zackzack.table import TableView
 from zackzack.tui.board import Board, label
 from zackzack.tui.cards import Block, beside, sl_card, sl_top
-from zackzack.tui.keys import PLACE_KEYS, Command, PlacePile, Scheme
+from zackzack.tui.keys import Command, PlacePile, Scheme
 from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
 
@@ -52,10 +52,13 @@ class SlBoard(Board):
         self.refresh()
         return True
 
-    def cancel(self) -> bool:
-        """Forget half-done moves."""
-        had = bool(self.moving)
-        self.moving.clear()
+    def cancel(self, hand: int | None = None) -> bool:
+        """Forget the half-done move of ``hand`` (``None``: every one)."""
+        if hand is None:
+            had = bool(self.moving)
+            self.moving.clear()
+        else:
+            had = self.moving.pop(hand, None) is not None
         self.refresh()
         return had
 
@@ -101,7 +104,8 @@ class SlBoard(Board):
         hands = range(len(self.session.mine))
         blocks = []
         for p in range(2):
-            keys = " · ".join(f"{PLACE_KEYS[h][p][0]}–{PLACE_KEYS[h][p][-1]}" for h in hands)
+            places = self.scheme.places
+            keys = " · ".join(f"{places[h][p][0]}–{places[h][p][-1]}" for h in hands)
             head = label(tr("pile_n", self.lang, n=p + 1))
             head.append(f" · {cards(state.pile_counts[p], self.lang)}", style="")
             head.append(f" · {keys}" if keys else "", style="bold cyan")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
@@ -14,14 +16,19 @@ from zackzack.bots import LEVELS
 from zackzack.tui import setup
 from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.session import Session
-from zackzack.tui.texts import tr
+from zackzack.tui.texts import bot_spec, level, tr
 
 HANDICAPS = ((), ("me",), ("bot",))
 """The handicap choices, in the order of the buttons: none, me, the bot."""
 
 
 class StartScreen(Screen[Callable[[], Session] | None]):
-    """Ask for the game, the opponents and the options; answer with a session maker."""
+    """Ask for the game, the opponents and the options; answer with a session maker.
+
+    Enter starts from every field, as the hint says; Space chooses a game or an option.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "start", priority=True)]
 
     DEFAULT_CSS = """
     StartScreen { align: center middle; layers: base cover; }
@@ -49,8 +56,9 @@ class StartScreen(Screen[Callable[[], Session] | None]):
                 yield RadioButton("Unter Spannung", value=True)
                 yield RadioButton("Schnelllauf")
             yield Label(t("opponents"))
-            yield Input(",".join(setup.DEFAULT_BOTS["unter-spannung"]), id="bots", compact=True)
-            yield Static(t("levels", levels=", ".join(LEVELS)), classes="hint")
+            yield Input(self._bots("unter-spannung"), id="bots", compact=True)
+            yield Static(t("levels", levels=", ".join(level(name, self.lang) for name in LEVELS)),
+                         classes="hint")
             yield Checkbox(t("tournament"), id="tournament", compact=True)
             yield Checkbox(t("local_two"), id="local_two", compact=True)
             yield Label(t("handicap"), id="handicap_label")
@@ -67,6 +75,11 @@ class StartScreen(Screen[Callable[[], Session] | None]):
     def _t(self, key: str, **fields: str) -> str:
         return tr(key, self.lang, **fields)
 
+    def _bots(self, game: str) -> str:
+        """The default opponents of ``game``, in the screen's language."""
+        return ",".join(level(spec, self.lang) for spec in setup.DEFAULT_BOTS[game])
+
+
     def on_mount(self) -> None:
         """Show the options of the first game."""
         self._show_options()
@@ -78,7 +91,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
 
     @on(RadioSet.Changed, "#game")
     def _game_changed(self) -> None:
-        self.query_one("#bots", Input).value = ",".join(setup.DEFAULT_BOTS[self.game])
+        self.query_one("#bots", Input).value = self._bots(self.game)
         self._show_options()
 
     @on(Checkbox.Changed, "#local_two")
@@ -91,13 +104,17 @@ class StartScreen(Screen[Callable[[], Session] | None]):
         self.query_one("#handicap_label").display = not us
         self.query_one("#bots").disabled = not us and two
 
+    def action_start(self) -> None:
+        """Enter: start (whichever field has the focus)."""
+        self.start()
+
     @on(Button.Pressed, "#start")
     @on(Input.Submitted)
     def start(self) -> None:
         """Check the form; start, or say what is wrong."""
         two = self.game == "schnelllauf" and self.query_one("#local_two", Checkbox).value
         bots = () if two else tuple(
-            spec.strip() for spec in self.query_one("#bots", Input).value.split(",")
+            bot_spec(spec, self.lang) for spec in self.query_one("#bots", Input).value.split(",")
             if spec.strip())
         try:
             chosen = setup.Setup(
@@ -107,8 +124,8 @@ class StartScreen(Screen[Callable[[], Session] | None]):
                 handicap=HANDICAPS[self.query_one("#handicap", RadioSet).pressed_index]
                 if self.game == "schnelllauf" else (),
                 name=self.query_one("#name", Input).value.strip())
-        except ValueError as error:
-            self.query_one("#error", Static).update(str(error))
+        except setup.SetupError as error:
+            self.query_one("#error", Static).update(error.say(self.lang))
             return
         lang = self.lang
         self.dismiss(lambda: setup.session(chosen, lang))

@@ -1,7 +1,9 @@
 """The Unter Spannung board: the others' counts, the discard pile, the own draw pile and hand.
 
-The hand is sorted by value and spread, so that the two values that fit are quick to find;
-card *i* has key ``HAND_KEYS[i]`` and the cursor (arrows, Enter) reaches every card.
+A new round's hand is sorted by value and spread, so that the two values that fit are quick
+to find; from then on a card keeps its key while it is in the hand and a drawn card takes a
+free key (:class:`~zackzack.tui.keys.StableKeys`). The cursor (arrows, Enter) reaches every
+card, also those beyond the keys.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from zackzack.games import unter_spannung as us
 from zackzack.table import TableView
 from zackzack.tui.board import Board, label
 from zackzack.tui.cards import Block, back, beside, us_card, us_top
-from zackzack.tui.keys import Command, Confirm, DrawCard, HandCard, MoveCursor, Scheme
+from zackzack.tui.keys import (
+    Command,
+    Confirm,
+    DrawCard,
+    HandCard,
+    MoveCursor,
+    Scheme,
+    StableKeys,
+)
 from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
 
@@ -31,6 +41,15 @@ class UsBoard(Board):
         """Whether the arrows have been used (only then is the cursor drawn)."""
         self.top_row = 0
         """The first hand row on screen, when the hand has more rows than fit."""
+        self.keys = StableKeys()
+        self.round: int | None = None
+        """The round the cursor was shown in (a new round hides it again)."""
+
+    CURSOR = True
+
+    def chosen(self) -> bool:
+        """Whether the cursor is on screen (the arrows were used this round)."""
+        return self.cursor_shown
 
     @property
     def seat(self) -> int | None:
@@ -38,9 +57,23 @@ class UsBoard(Board):
         return self.session.mine[0] if self.session.mine else None
 
     def hand(self) -> list[us.Card]:
-        """The own hand in the order shown (and keyed)."""
-        view = self.view(self.seat)
-        return sorted(view.state.hand) if view is not None else []
+        """The own hand in the order shown."""
+        return [card for _, card in self.keyed()]
+
+    def keyed(self, view: TableView | None = None) -> list[tuple[int, us.Card]]:
+        """The own hand in the order shown, each card with its place (its key's index)."""
+        view = view or self.view(self.seat)
+        if view is None:
+            return []
+        if view.round != self.round:
+            self.round, self.cursor, self.cursor_shown = view.round, 0, False
+        places = self.keys.arrange(view.round, view.state.hand)
+        return [(place, card) for place, card in enumerate(places) if card is not None]
+
+    def key_of(self, card: us.Card) -> str:
+        """The key that plays ``card`` now (``""``: none, or not in the hand)."""
+        return next((self.scheme.hand_key(place) for place, held in self.keyed()
+                     if held == card), "")
 
     def versions(self, view: TableView) -> tuple[int, ...]:
         """The discard pile's version."""
@@ -51,18 +84,23 @@ class UsBoard(Board):
         view, seat = self.view(self.seat), self.seat
         if view is None or seat is None:
             return False
-        hand = sorted(view.state.hand)
+        hand = self.keyed(view)
+        if isinstance(command, Confirm) and not self.cursor_shown:
+            return False  # Enter plays only a card chosen on screen
         if isinstance(command, HandCard | Confirm):
-            index = command.index if isinstance(command, HandCard) else self.cursor
-            if index < len(hand):
+            places = dict(hand)
+            place = command.index if isinstance(command, HandCard) else (
+                hand[self.cursor][0] if self.cursor < len(hand) else -1)
+            if place in places:
+                self.keys.pressed(place)
                 seen = self.sightings.aimed(0, view.state.version)
-                self.session.act(seat, us.Play(hand[index], seen=seen))
+                self.session.act(seat, us.Play(places[place], seen=seen))
             return True
         if isinstance(command, DrawCard):
             self.session.act(seat, us.Draw())
             return True
         if isinstance(command, MoveCursor):
-            step = command.dx + command.dy * self._per_row()
+            step = command.dx + command.dy * self._per_row() if self.cursor_shown else 0
             self.cursor = max(0, min(len(hand) - 1, self.cursor + step))
             self.cursor_shown = True
             self.refresh()
@@ -122,7 +160,7 @@ class UsBoard(Board):
         return [*lines, line]
 
     def _hand(self, view: TableView, state: us.View, width: int, height: int) -> Block:
-        hand = sorted(state.hand)
+        hand = self.keyed(view)
         self.cursor = max(0, min(self.cursor, len(hand) - 1))
         per_row = max(1, (width + 1) // CARD_WIDTH)
         rows = max(1, height // 4)
@@ -138,7 +176,7 @@ class UsBoard(Board):
         lines = [title]
         for start in range(first, last, per_row):
             lines += beside([
-                us_card(card, self.scheme.hand_key(i), dim=frozen,
+                us_card(card, self.scheme.hand_key(place), dim=frozen,
                         chosen=self.cursor_shown and i == self.cursor)
-                for i, card in enumerate(hand[start:min(last, start + per_row)], start)])
+                for i, (place, card) in enumerate(hand[start:min(last, start + per_row)], start)])
         return lines

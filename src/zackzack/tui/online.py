@@ -1,0 +1,260 @@
+"""Online from the terminal (``zackzack play --server URL``): the lobby's open tables, live,
+and a form that creates a table; either answers with the session maker of the chosen table.
+
+The lobby keeps its own connection (``lobby`` messages, docs/protocol.md); the game then
+connects as the same player (the lobby's token), so rematches and reconnects find the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import urllib.parse
+from collections.abc import Callable
+
+import msgspec
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, RadioButton, RadioSet, Static
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+from websockets.typing import Origin
+
+from zackzack.bots import parse_bot
+from zackzack.server import protocol as p
+from zackzack.tui.dialogs import TooSmall
+from zackzack.tui.remote import RemoteSession, seat_maker, why
+from zackzack.tui.setup import GAMES
+from zackzack.tui.texts import bot_spec, tr
+
+SessionMaker = Callable[[], RemoteSession]
+
+_decoder = msgspec.json.Decoder(p.ServerMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def server_url(link: str) -> str:
+    """The websocket URL of a server's address ``http://HOST:PORT``.
+
+    >>> server_url("https://zack.example/"), server_url("http://[::1]:8000")
+    ('wss://zack.example/ws', 'ws://[::1]:8000/ws')
+    """
+    parts = urllib.parse.urlsplit(link.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"a server's address looks like http://HOST:PORT, got {link!r}")
+    return f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}/ws"
+
+
+class LobbyClient:
+    """The server's list of open tables, kept up to date over a connection of its own."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.url, self.name = url, name
+        self.token: str | None = None
+        self.tables: list[p.LobbyTable] = []
+        self.changed: Callable[[], None] = lambda: None
+        """Called after each new list."""
+        self._socket: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    @property
+    def opened(self) -> bool:
+        """Whether the connection is made."""
+        return self._socket is not None
+
+    async def open(self) -> None:
+        """Connect, say hello, ask for the lobby; raises ``ValueError`` (one line) on failure."""
+        netloc = urllib.parse.urlsplit(self.url).netloc
+        origin = Origin(("https" if self.url.startswith("wss") else "http") + "://" + netloc)
+        try:
+            socket = await connect(self.url, origin=origin, open_timeout=10)
+            await socket.send(_encoder.encode(p.Hello(token=None, name=self.name)).decode())
+            await socket.send(_encoder.encode(p.WatchLobby()).decode())
+        except (OSError, WebSocketException, TimeoutError) as error:
+            server = self.url.replace("ws", "http", 1).removesuffix("/ws")
+            raise ValueError(f"cannot reach the server at {server}: {why(error)}") from None
+        self._socket = socket
+        self._reader = asyncio.get_running_loop().create_task(self._read(socket))
+
+    async def _read(self, socket: ClientConnection) -> None:
+        with contextlib.suppress(WebSocketException, OSError):
+            async for text in socket:
+                try:
+                    message = _decoder.decode(text)
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    continue
+                if isinstance(message, p.Welcome):
+                    self.token = message.token
+                elif isinstance(message, p.LobbyList):
+                    self.tables = [t for t in message.tables if t.phase == "waiting"]
+                    self.changed()
+
+    async def close(self) -> None:
+        """Close the lobby's connection."""
+        if self._reader is not None:
+            self._reader.cancel()
+        if self._socket is not None:
+            await self._socket.close()
+
+
+def _seats(table: p.LobbyTable) -> str:
+    """``2/4`` seats taken."""
+    return f"{sum(seat.kind != 'open' for seat in table.seats)}/{len(table.seats)}"
+
+
+class LobbyScreen(Screen[SessionMaker | None]):
+    """The open tables, live; Enter joins the chosen one, ``n`` makes a new one, Esc leaves."""
+
+    DEFAULT_CSS = """
+    LobbyScreen { layers: base cover; padding: 1 2; }
+    LobbyScreen > #lobby_title { text-style: bold; height: 2; }
+    LobbyScreen > DataTable { height: 1fr; }
+    LobbyScreen > #lobby_hint { height: auto; margin-top: 1; color: $text-muted; }
+    """
+
+    def __init__(self, server: str, name: str, lang: str,
+                 client: LobbyClient | None = None) -> None:
+        """The lobby of ``server`` (``http://HOST:PORT``); ``client``: connected already."""
+        super().__init__()
+        self.server, self.url, self.lang = server, server_url(server), lang
+        self.player_name = name
+        self.client = client or LobbyClient(self.url, name)
+
+    def compose(self) -> ComposeResult:
+        """Title, the tables, the keys."""
+        yield Static(tr("lobby_title", self.lang, server=self.server), id="lobby_title")
+        table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True)
+        for key in ("l_code", "l_game", "l_title", "l_seats"):
+            table.add_column(tr(key, self.lang), key=key)
+        yield table
+        yield Static(tr("lobby_hint", self.lang), id="lobby_hint")
+        yield TooSmall(self.lang)
+
+    async def on_mount(self) -> None:
+        """Connect (unless connected already) and list the tables as they come."""
+        self.client.changed = self._list
+        self._list()
+        if self.client.opened:
+            return
+        try:
+            await self.client.open()
+        except ValueError as error:
+            self.query_one("#lobby_title", Static).update(Text(str(error), style="bold red"))
+
+    async def on_unmount(self) -> None:
+        """Close the lobby's connection."""
+        await self.client.close()
+
+    def _list(self) -> None:
+        table = self.query_one(DataTable)
+        chosen = self._chosen()
+        table.clear()
+        for entry in self.client.tables:
+            table.add_row(entry.code, tr("g_" + entry.game, self.lang), entry.title,
+                          _seats(entry), key=entry.code)
+        if not self.client.tables:
+            self.query_one("#lobby_hint", Static).update(tr("lobby_empty", self.lang))
+        else:
+            self.query_one("#lobby_hint", Static).update(tr("lobby_hint", self.lang))
+        codes = [entry.code for entry in self.client.tables]
+        if chosen in codes:
+            table.move_cursor(row=codes.index(chosen))
+
+    def _chosen(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        return str(table.get_row_at(table.cursor_row)[0])
+
+    @on(DataTable.RowSelected)
+    def join(self) -> None:
+        """Enter: sit at the chosen table."""
+        code = self._chosen()
+        if code is not None:
+            self.dismiss(seat_maker(self.url, code, self.player_name, self.lang,
+                                    token=self.client.token))
+
+    def on_key(self, event: events.Key) -> None:
+        """``n`` creates a table, Esc leaves."""
+        if event.key == "n":
+            event.stop()
+            self.app.push_screen(CreateScreen(self.lang), self._created)
+        elif event.key == "escape":
+            event.stop()
+            self.dismiss(None)
+
+    def _created(self, create: p.Create | None) -> None:
+        if create is not None:
+            self.dismiss(seat_maker(self.url, "", self.player_name, self.lang,
+                                    token=self.client.token, create=create))
+
+
+class CreateScreen(ModalScreen[p.Create | None]):
+    """A new table: the game, the other seats (a bot each, or ``open`` for a person), private."""
+
+    DEFAULT_CSS = """
+    CreateScreen { align: center middle; }
+    CreateScreen > Vertical { width: 72; height: auto; border: round $accent; padding: 0 2;
+                              background: $surface; border-title-style: bold; }
+    CreateScreen Label { margin-top: 1; text-style: bold; }
+    CreateScreen RadioSet { layout: horizontal; width: auto; }
+    CreateScreen RadioButton { width: auto; margin-right: 3; }
+    CreateScreen .hint { color: $text-muted; }
+    CreateScreen #create_error { color: $error; text-style: bold; height: auto; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        with Vertical() as form:
+            form.border_title = tr("create_title", self.lang)
+            yield Label(tr("game", self.lang))
+            with RadioSet(id="create_game", compact=True):
+                yield RadioButton("Unter Spannung", value=True)
+                yield RadioButton("Schnelllauf")
+            yield Label(tr("create_seats", self.lang))
+            yield Input("open,normal", id="create_seats", compact=True)
+            yield Static(tr("create_seats_hint", self.lang), classes="hint")
+            yield Checkbox(tr("create_private", self.lang), id="create_private", compact=True)
+            yield Static(id="create_error")
+            yield Button(tr("create_button", self.lang), variant="primary", id="create_go",
+                         compact=True)
+            yield Static(tr("create_hint", self.lang), classes="hint")
+
+    @on(Button.Pressed, "#create_go")
+    @on(Input.Submitted)
+    def create(self) -> None:
+        """Check the seats and answer with the ``create`` message, or say what is wrong."""
+        game = GAMES[self.query_one("#create_game", RadioSet).pressed_index]
+        items = [item.strip() for item in self.query_one("#create_seats", Input).value.split(",")
+                 if item.strip()]
+        seats = [p.SeatSpec(kind="open")]  # this keyboard's
+        try:
+            for item in items:
+                if item.lower() in ("open", tr("seat_open", self.lang).lower()):
+                    seats.append(p.SeatSpec(kind="open"))
+                else:
+                    bot = str(parse_bot(bot_spec(item, self.lang)))
+                    seats.append(p.SeatSpec(kind="bot", bot=bot))
+        except ValueError:
+            self.query_one("#create_error", Static).update(tr("e_seat", self.lang, item=item))
+            return
+        wanted = (2, 6) if game == "unter-spannung" else (2, 2)
+        if not wanted[0] <= len(seats) <= wanted[1]:
+            key = "e_us_bots" if game == "unter-spannung" else "e_sl_seats"
+            self.query_one("#create_error", Static).update(tr(key, self.lang))
+            return
+        self.dismiss(p.Create(game=game, seats=seats,
+                              private=self.query_one("#create_private", Checkbox).value))
+
+    def on_key(self, event: events.Key) -> None:
+        """Esc goes back to the lobby."""
+        if event.key == "escape":
+            event.stop()
+            self.dismiss(None)
