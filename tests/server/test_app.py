@@ -124,20 +124,27 @@ def test_a_match_over_the_websocket_then_in_the_api(
         ben.sync()
         anna.send(type="start")
         anna.sync()
+        waiting: dict[Player, int | None] = {anna: None, ben: None}  # an act not answered yet
         for _ in range(3000):
             if anna.view["phase"] == "over":
                 break
             for player in (anna, ben):
                 player.sync()
-                if player.view["phase"] == "playing":
-                    action = us_action(player.view)
+                answered = {m["ref"] for m in player.seen if m["type"] == "ack"}
+                if player.view["phase"] == "playing" and waiting[player] in (None, *answered):
+                    action = us_action(player.view)  # one card at a time, as the pages do
                     if action is not None:
-                        player.send(type="act", ref=next(Player.refs), action=action)
+                        waiting[player] = next(Player.refs)
+                        player.send(type="act", ref=waiting[player], action=action)
         ben.sync()
         assert anna.view["phase"] == ben.view["phase"] == "over"
         acks = [m for m in anna.seen + ben.seen if m["type"] == "ack"]
-        # a card may lose the race to another card, or to the card that ended the round
-        assert acks and all(a["ok"] or a["code"] in ("too_late", "round_over") for a in acks)
+        # a card may lose the race to another card or to the round's end, and on a busy
+        # machine a view may be older than the reaction window (a wrong card, then frozen);
+        # nothing else is refused
+        races = ("too_late", "round_over", "does_not_fit", "frozen")
+        assert acks and all(a["ok"] or a["code"] in races for a in acks), [
+            a for a in acks if not a["ok"]]
         result = anna.view["result"]
         match_id = anna.last("table")["table"]["match"]
 
