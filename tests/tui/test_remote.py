@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 from websockets.asyncio.client import ClientConnection, connect
 
 from tui.kit import Still, play_out, screenshot, shown, until, us_keys
@@ -520,3 +520,17 @@ async def test_online_lobby_create_share_join_play_and_rematch(server: str) -> N
                                              for m in guest.inbox))
                 guest.reader.cancel()
         host.reader.cancel()
+
+
+async def test_enter_creates_the_table_from_any_field_of_the_form(server: str) -> None:
+    lobby = LobbyScreen(server, "Tui", "de")
+    app = PlayApp("de", None, lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("n")
+        assert isinstance(app.screen, CreateScreen)
+        assert app.screen.query_one("#create_seats", Input).value == "frei,normal"
+        await pilot.press("enter")  # the game's choice has the focus: Enter still creates
+        await until(pilot, lambda: isinstance(app.screen, GameScreen)
+                    and app.screen.session.share is not None)  # type: ignore[attr-defined]
+        assert len(app.screen.session.seats) == 3  # type: ignore[attr-defined]

@@ -11,11 +11,13 @@ import asyncio
 import contextlib
 import urllib.parse
 from collections.abc import Callable
+from typing import ClassVar
 
 import msgspec
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, RadioButton, RadioSet, Static
@@ -206,9 +208,16 @@ class CreateScreen(ModalScreen[p.Create | None]):
     CreateScreen #create_error { color: $error; text-style: bold; height: auto; }
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "create", priority=True)]
+    """Enter creates from any field (Space chooses the game and ticks "private")."""
+
     def __init__(self, lang: str) -> None:
         super().__init__()
         self.lang = lang
+
+    def action_create(self) -> None:
+        """Enter: create the table."""
+        self.create()
 
     def compose(self) -> ComposeResult:
         """The form."""
@@ -219,7 +228,7 @@ class CreateScreen(ModalScreen[p.Create | None]):
                 yield RadioButton("Unter Spannung", value=True)
                 yield RadioButton("Schnelllauf")
             yield Label(tr("create_seats", self.lang))
-            yield Input("open,normal", id="create_seats", compact=True)
+            yield Input(f"{tr('seat_open', self.lang)},normal", id="create_seats", compact=True)
             yield Static(tr("create_seats_hint", self.lang), classes="hint")
             yield Checkbox(tr("create_private", self.lang), id="create_private", compact=True)
             yield Static(id="create_error")
