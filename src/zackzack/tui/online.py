@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, RadioSet, Static
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 from websockets.typing import Origin
@@ -31,6 +31,7 @@ from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.remote import RemoteSession, seat_maker, why
 from zackzack.tui.setup import GAMES
 from zackzack.tui.texts import bot_spec, tr
+from zackzack.tui.toggles import Choice, Tick
 
 SessionMaker = Callable[[], RemoteSession]
 
@@ -225,12 +226,12 @@ class CreateScreen(ModalScreen[p.Create | None]):
             form.border_title = tr("create_title", self.lang)
             yield Label(tr("game", self.lang))
             with RadioSet(id="create_game", compact=True):
-                yield RadioButton("Unter Spannung", value=True)
-                yield RadioButton("Schnelllauf")
+                yield Choice("Unter Spannung", value=True)
+                yield Choice("Schnelllauf")
             yield Label(tr("create_seats", self.lang))
             yield Input(f"{tr('seat_open', self.lang)},normal", id="create_seats", compact=True)
             yield Static(tr("create_seats_hint", self.lang), classes="hint")
-            yield Checkbox(tr("create_private", self.lang), id="create_private", compact=True)
+            yield Tick(tr("create_private", self.lang), id="create_private", compact=True)
             yield Static(id="create_error")
             yield Button(tr("create_button", self.lang), variant="primary", id="create_go",
                          compact=True)

@@ -10,13 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Static
 
 from zackzack.bots import LEVELS
 from zackzack.tui import setup
 from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.session import Session
 from zackzack.tui.texts import bot_spec, level, tr
+from zackzack.tui.toggles import Choice, Tick
 
 HANDICAPS = ((), ("me",), ("bot",))
 """The handicap choices, in the order of the buttons: none, me, the bot."""
@@ -53,18 +54,18 @@ class StartScreen(Screen[Callable[[], Session] | None]):
             form.border_title = t("start_title")
             yield Label(t("game"))
             with RadioSet(id="game", compact=True):
-                yield RadioButton("Unter Spannung", value=True)
-                yield RadioButton("Schnelllauf")
+                yield Choice("Unter Spannung", value=True)
+                yield Choice("Schnelllauf")
             yield Label(t("opponents"))
             yield Input(self._bots("unter-spannung"), id="bots", compact=True)
             yield Static(t("levels", levels=", ".join(level(name, self.lang) for name in LEVELS)),
                          classes="hint")
-            yield Checkbox(t("tournament"), id="tournament", compact=True)
-            yield Checkbox(t("local_two"), id="local_two", compact=True)
+            yield Tick(t("tournament"), id="tournament", compact=True)
+            yield Tick(t("local_two"), id="local_two", compact=True)
             yield Label(t("handicap"), id="handicap_label")
             with RadioSet(id="handicap", compact=True):
                 for key in ("h_none", "h_me", "h_bot"):
-                    yield RadioButton(t(key), value=key == "h_none")
+                    yield Choice(t(key), value=key == "h_none")
             yield Label(t("name"))
             yield Input(id="name", max_length=24, compact=True)
             yield Static(id="error")
