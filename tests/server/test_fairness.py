@@ -65,3 +65,21 @@ def test_a_table_without_compensation_decides_by_arrival(store: Store) -> None:
     assert room.table.settings.compensation_ms == 0
     room.arbiter.set_reach(1, 200)
     assert room.arbiter.reach == 0
+
+
+def test_a_new_table_knows_a_measured_connection_at_once(store: Store) -> None:
+    world = World(store)
+    anna, ben, code = two_at_a_table(world)
+    ben.hold_pings = True
+    for _ in range(6):  # Ben answers 200 ms late: measured before the next table
+        world.wait(PROBE_EVERY_S)
+        world.wait(0.2)
+        ben.send(type="pong", n=ben.pings[-1]["n"])
+    assert world.lobby.rooms[code].arbiter.reach >= 150
+    anna.send(type="create", game="unter-spannung", seats=[{"kind": "open"}, {"kind": "open"}])
+    other = world.lobby.rooms[anna.table["code"]]
+    assert other.arbiter.reach == 0  # Ben is not there yet
+    ben.send(type="join", code=other.code, seat=None)
+    assert other.arbiter.reach >= 150  # known from his connection, before his next ping
+    ben.send(type="leave")
+    assert other.arbiter.reach == 0

@@ -207,9 +207,17 @@ class Room:
         index = self.seat_of(viewer.player)
         if index is None:
             return
-        self.arbiter.set_reach(index, viewer.wire.stats.floor)
+        self._reach(index)
         if viewer.wire.stats.quality != quality:
             self.changed()
+
+    def _reach(self, index: int) -> None:
+        """Tell the arbiter how far seat ``index`` is: the farthest of its person's connections
+        here, since any of them may act (none: nothing to wait for)."""
+        player = self.seats[index].player
+        floors = [v.wire.stats.floor for v in self.viewers if v.player is player and
+                  v.wire.stats.samples]
+        self.arbiter.set_reach(index, max(floors, default=0))
 
     # Coming and going ----------------------------------------------------------------------
 
@@ -220,6 +228,9 @@ class Room:
             return False
         self.viewers[viewer] = None
         self.idle_since = None
+        index = self.seat_of(viewer.player)
+        if index is not None:  # a connection measured already is known to be this far
+            self._reach(index)
         self._stand_in_or_not()  # a returning person's stand-in leaves before anyone is told
         self.changed()
         self._pause_or_resume()
@@ -230,7 +241,7 @@ class Room:
         if self.viewers.pop(viewer, 0) is None:
             index = self.seat_of(viewer.player)
             if index is not None:
-                self.arbiter.set_reach(index, 0)
+                self._reach(index)
             if not self.viewers:
                 self.idle_since = self.clock.time()
             self.changed()
@@ -311,6 +322,7 @@ class Room:
         index = self.seat_of(viewer.player)
         if index is not None and self.phase is Phase.WAITING:
             self.seats[index] = Seat()
+            self.arbiter.set_reach(index, 0)
             if viewer.player is self.creator:
                 heirs = [s.player for s in self.seats if s.player is not None]
                 self.creator = heirs[0] if heirs else self.creator
