@@ -47,7 +47,8 @@ class LiveServer:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        config = uvicorn.Config(create_app(Config(db=f"sqlite:///{db}")), host="127.0.0.1",
+        self.app = create_app(Config(db=f"sqlite:///{db}"))
+        config = uvicorn.Config(self.app, host="127.0.0.1",
                                 port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="zackzack-e2e", daemon=True)

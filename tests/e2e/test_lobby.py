@@ -133,9 +133,11 @@ def test_a_phone_sized_screen(new_page: Any, shot: Any) -> None:
             break
         fitting = [c for c in state["hand"] if us_fits(c["card"], state["top"])]
         if fitting:
-            page.tap(f".board.us .hand .card[data-hotkey='{fitting[0]['key']}']")
+            # force: on a busy machine the hand may still be settling (cards glide into
+            # place), which Playwright's "stable" check would wait out past its timeout
+            page.tap(f".board.us .hand .card[data-hotkey='{fitting[0]['key']}']", force=True)
             break
-        page.tap(".board.us .draw")
+        page.tap(".board.us .draw", force=True)
         time.sleep(0.3)
     time.sleep(0.4)
     shot(page, "phone_us")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -98,6 +99,16 @@ def assert_lost_the_race(anna: Any, shot: Any, name: str) -> None:
     style = anna.evaluate("getComputedStyle(document.querySelector('.tag.late')).backgroundColor")
     red, green, blue = (int(x) for x in re.findall(r"\d+", style)[:3])
     assert max(red, green, blue) - min(red, green, blue) < 24, f"not a neutral grey: {style}"
+
+
+@pytest.fixture(autouse=True)
+def patient(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine may draw a new pile a second after the server sent it, which a person
+    would count against their reaction: here the windows are wide enough for any such delay
+    (the rule is the same; ``tests/test_race.py`` holds the real window's bounds)."""
+    lobby = server.app.state.server.lobby
+    monkeypatch.setattr(lobby, "timing", replace(lobby.timing, reaction_ms=3000))
+    monkeypatch.setattr(lobby, "settings", replace(lobby.settings, late_grace_ms=5000))
 
 
 def test_unter_spannung_a_press_200_ms_after_the_change_is_too_late(

@@ -17,6 +17,7 @@ from zackzack.clock import Clock, Timer
 from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
 from zackzack.matchlog import restore
+from zackzack.race import REACTION_MS
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.limits import AddressBuckets, Limits
@@ -59,6 +60,8 @@ class Timing:
     """A finished room closes this long after the end, even with people looking."""
     sweep_every: float = 30.0
     """How often the lobby looks for rooms to close."""
+    reaction_ms: int = REACTION_MS
+    """The reaction window a card's ``seen`` is judged by (``docs/fairness.md``)."""
 
 
 def new_code(length: int = CODE_LENGTH) -> str:

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 
 from zackzack.clock import Timer
-from zackzack.race import PROBE_EVERY_S, Wire
+from zackzack.race import PROBE_EVERY_S, Sightings, Wire
 from zackzack.server.identity import Identities, Player
 from zackzack.server.lobby import Lobby
 from zackzack.server.protocol import (
@@ -66,7 +66,7 @@ class Session:
         self.state = SessionState.NEW
         self._player: Player | None = None
         self.room: Room | None = None
-        self.wire = Wire()
+        self.wire = Wire(sightings=Sightings(window_ms=lobby.timing.reaction_ms))
         """This connection's lag and what it was sent when (``docs/fairness.md``)."""
         self._probes: dict[int, float] = {}
         self._probed = 0
@@ -182,7 +182,8 @@ class Session:
         self._player = player
         self.state = SessionState.GREETED
         self.reply(Welcome(player=player.id, token=token, name=player.name,
-                           tables=self.lobby.tables_of(player)))
+                           tables=self.lobby.tables_of(player),
+                           reaction_ms=self.lobby.timing.reaction_ms))
 
     def _room(self) -> Room:
         if self.room is None:
