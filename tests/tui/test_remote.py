@@ -22,6 +22,7 @@ from zackzack.games.base import Action, Event, MatchResult, Placing, RoundResult
 from zackzack.race import SLOW_RTT_MS
 from zackzack.server import protocol as p
 from zackzack.server.app import Config, create_app
+from zackzack.server.lobby import Timing
 from zackzack.table import Phase, Settings, TableView
 from zackzack.tui import cli
 from zackzack.tui.app import PlayApp
@@ -31,12 +32,19 @@ from zackzack.tui.remote import RemoteSession, parse_link, seat_maker
 from zackzack.tui.session import Listener, Lost, Seat
 from zackzack.tui.us_board import UsBoard
 
+WINDOW_MS = 3000
+"""The test server's reaction window."""
+
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[str]:
     """A real server on a free port of this machine; its base URL."""
-    settings = Settings(start_ms=300, between_rounds_ms=1000)
-    app = create_app(Config(db=str(tmp_path / "zackzack.db"), settings=settings))
+    # a reaction window (and outer net) wide enough that a busy machine's late drawing never
+    # counts against a press the test makes "200 ms" after it (tests/test_race.py holds the
+    # real window's bounds)
+    settings = Settings(start_ms=300, between_rounds_ms=1000, late_grace_ms=5000)
+    app = create_app(Config(db=str(tmp_path / "zackzack.db"), settings=settings,
+                            timing=Timing(reaction_ms=WINDOW_MS)))
     sock = socket.create_server(("127.0.0.1", 0))
     running = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     task = asyncio.create_task(running.serve(sockets=[sock]))
@@ -234,7 +242,7 @@ async def test_a_card_for_the_pile_before_pressed_within_the_reaction_window_is_
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, GameScreen))
             tui = made[0]
-            assert tui.mine == (1,) and tui.reaction_ms == 600  # from the welcome
+            assert tui.mine == (1,) and tui.reaction_ms == WINDOW_MS  # from the welcome
             board = app.screen.query_one(UsBoard)
             clock = [0.0]  # the screen's clock for what was on screen when: ours to move
             board.sightings.clock = lambda: clock[0]
@@ -289,7 +297,7 @@ async def test_a_card_for_the_pile_before_pressed_within_the_reaction_window_is_
             screenshot(app, "join_too_late")
             # The same key once the new top has been on screen for longer than the window:
             # the card answered nothing on screen then, so it is a wrong card.
-            clock[0] = 11.0
+            clock[0] = 10.2 + WINDOW_MS / 1000
             # The server credits a seat's round trip (at most late_grace_ms less the window,
             # 400 ms): a version sent more recently may not have been on screen. Past that
             # bound, the claim of the new top stands however busy the machine is.
