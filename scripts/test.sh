@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 MISSING=""
 command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
+command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"
 if [ -n "$MISSING" ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
@@ -15,6 +16,11 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test,postgres]'
+# axe-core (package.json, pinned in package-lock.json) for the accessibility checks.
+if [ ! -f node_modules/axe-core/axe.min.js ]; then
+    if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --silent
+    else npm install --no-audit --no-fund --silent; fi
+fi
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy
 .venv/bin/python -m pytest -n 2 -q "$@"

@@ -57,8 +57,9 @@ def us_deal() -> dict[str, Any]:
 
 
 def sl_deal() -> dict[str, Any]:
-    """Pile 0 shows 7h, pile 1 Kc. Ben's first place shows 8s, Anna's 8d: after Ben's 8s on
-    pile 0, Anna's 8d (which fitted 7h) no longer fits. Anna's Qd keeps a play open on pile
+    """Pile 0 shows 7h, pile 1 9c. Ben's first place shows 8s, Anna's 8d: each fits both
+    piles, so its key asks for the pile (docs/web.md), and the pile key is the press. After
+    Ben's 8s on pile 0, Anna's 8d (which fitted 7h) no longer fits there; it still fits pile
     1, so no stalemate flip moves the piles meanwhile."""
     rest = [str(card) for card in sl.deck(3)] * 2
 
@@ -67,7 +68,7 @@ def sl_deal() -> dict[str, Any]:
             rest.remove(card)
         return list(cards)
 
-    piles = [take("7h"), take("Kc")]
+    piles = [take("7h"), take("9c")]
     tops = [take("8d", "Qd", "2c", "3c", "4c"), take("8s", "2h", "3h", "4h", "5d")]
     layouts = [[[*take(rest[0], rest[1]), top] for top in seat] for seat in tops]
     half = len(rest) // 2
@@ -87,6 +88,8 @@ def assert_lost_the_race(anna: Any, shot: Any, name: str) -> None:
     """Anna's page shows a lost race (who, by how much) in the neutral style, and no freeze."""
     note = anna.wait_for_selector(".tag.late, .tag.wrong", timeout=5000)
     text = note.inner_text()
+    # The note fades after 2.4 s: read its style now, not after the waits below.
+    style = note.evaluate("el => getComputedStyle(el).backgroundColor")
     assert "Zu spät" in text, f"not too late but: {text!r}"
     feed = anna.wait_for_selector(".feed-list .feed-too_late", timeout=5000).inner_text()
     shot(anna, name, settle=False)
@@ -96,7 +99,6 @@ def assert_lost_the_race(anna: Any, shot: Any, name: str) -> None:
     assert not frozen(anna), "a card that was too late froze the player"
     # The server agrees: no freeze in the view either (and no penalised event came).
     assert anna.locator(".feed-list .feed-penalised").count() == 0
-    style = anna.evaluate("getComputedStyle(document.querySelector('.tag.late')).backgroundColor")
     red, green, blue = (int(x) for x in re.findall(r"\d+", style)[:3])
     assert max(red, green, blue) - min(red, green, blue) < 24, f"not a neutral grey: {style}"
 
@@ -155,7 +157,7 @@ def test_schnelllauf_a_press_200_ms_after_the_change_is_too_late(
                           " === '7h'", arg=card)
     time.sleep(0.8)  # both have seen 7h for longer than a reaction
 
-    anna.keyboard.press("1")  # Anna chooses her 8d; the pile key below is her press
+    anna.keyboard.press("1")  # Anna's 8d fits both: asked for the pile, her press is below
     ben.keyboard.press("1")
     ben.keyboard.press("q")  # Ben: 8s onto pile 0
     wait_for_js(anna, "document.querySelector(\".board.sl .pile-zone[data-pile='0'] .card.top\")"

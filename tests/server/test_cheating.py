@@ -152,7 +152,8 @@ def test_acting_after_the_round_ended_or_while_paused(world: World) -> None:
     dora.send(type="start")
     paused = world.lobby.rooms[dora.table["code"]]
     back = world.client("Dora", token=dora.welcome["token"])
-    dora.session.close()  # everyone away: paused
+    dora.session.close()  # everyone away (longer than the grace): paused
+    world.wait(1.1)
     assert paused.phase.value == "paused"
     back.send(type="watch", code=paused.code)  # back: 3-2-1, and until then nothing goes
     refused(back, paused, {"type": "draw"}, "not_playing")

@@ -59,13 +59,13 @@ class Arena:
             {"kind": "bot", "bot": "pro"}, {"kind": "bot", "bot": "machine"}]}))
         self.bots_code = until_type(self.bots, "table")["table"]["code"]
         self.bots.send(json.dumps({"type": "start"}))
-        self.watcher = live.connect("Dora")
-        self.watcher.send(json.dumps({"type": "watch", "code": self.paused_code}))
-        until_type(self.watcher, "table")
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 5  # paused once Anna's reconnect grace (1 s) is over
         while self.paused.phase.value != "paused":
             assert time.monotonic() < deadline
             time.sleep(0.01)
+        self.watcher = live.connect("Dora")  # (she comes after the pause: nothing more moves)
+        self.watcher.send(json.dumps({"type": "watch", "code": self.paused_code}))
+        until_type(self.watcher, "table")
         self.before = self.snapshot()
         self.fuzzer = live.connect()
         self.pings = 0

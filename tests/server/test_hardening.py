@@ -17,7 +17,7 @@ from zackzack.server.botmaker import Bots
 from zackzack.server.connection import TOO_SLOW, Connection, ConnectionState
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
-from zackzack.server.lobby import Lobby
+from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.protocol import MAX_MESSAGE_CHARS
 from zackzack.server.session import Session
 from zackzack.store import Store
@@ -275,7 +275,9 @@ async def amplification(store: Store) -> dict[str, Any]:
     is taken and given up again and again). Lea reads the lobby, Anna plays against a bot."""
     clock = VirtualClock()
     limits = Limits()
-    lobby = Lobby(clock=clock, store=store, bots=Bots(), settings=Settings(), limits=limits)
+    # (Each creator moves on to its next table: a long reconnect grace keeps all 24 listed.)
+    lobby = Lobby(clock=clock, store=store, bots=Bots(), settings=Settings(), limits=limits,
+                  timing=Timing(reconnect_grace=3600))
     identities = Identities(store)
 
     def peer(reading: bool = True, keep: bool = True) -> Peer:

@@ -44,7 +44,7 @@ async def server(tmp_path: Path) -> AsyncIterator[str]:
     # real window's bounds)
     settings = Settings(start_ms=300, between_rounds_ms=1000, late_grace_ms=5000)
     app = create_app(Config(db=str(tmp_path / "zackzack.db"), settings=settings,
-                            timing=Timing(reaction_ms=WINDOW_MS)))
+                            timing=Timing(reaction_ms=WINDOW_MS, reconnect_grace=0.0)))
     sock = socket.create_server(("127.0.0.1", 0))
     running = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     task = asyncio.create_task(running.serve(sockets=[sock]))
@@ -156,7 +156,7 @@ async def test_the_terminal_joins_a_server_table_plays_reconnects_and_finishes(
             await until(pilot, lambda: "reconnecting" in shown(app, "#head"))
             await until(pilot, lambda: "reconnecting" not in shown(app, "#head"))
             assert tui.mine == (0,)  # the same seat, back at the same table
-            # the only person was away: the table paused, and now it resumes
+            # the only person was away (no grace on this server): the table paused, and resumes
             await until(pilot, lambda: "goes on in" in shown(app, "#banner"))
             screenshot(app, "join_resuming")
             await until(pilot, lambda: _phase(tui) is Phase.PLAYING)

@@ -6,6 +6,9 @@ Database reads run in worker threads, so the tables never wait for them.
 
 from __future__ import annotations
 
+import functools
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -15,7 +18,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from zackzack.server.replays import replay_json
+from zackzack.stats import match_stats, stats_json
 from zackzack.store import Store
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 class BadQuery(ValueError):
@@ -28,6 +36,21 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 
 def _error(status: int, code: str, reason: str) -> Response:
     return _json({"error": code, "reason": reason}, status)
+
+
+def _answering(handler: Handler) -> Handler:
+    """``handler``, answering a failure (a bug, the database gone) as JSON with a code like
+    every other API error, not as a bare "Internal Server Error" page."""
+
+    @functools.wraps(handler)
+    async def guarded(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Exception:
+            log.exception("%s failed", request.url.path)
+            return _error(500, "internal", "the server failed; try again")
+
+    return guarded
 
 
 def _whole(request: Request, name: str, low: int, high: int, default: int) -> int:
@@ -62,13 +85,25 @@ def _missing(match_id: str) -> Response:
 
 
 async def one_match(request: Request) -> Response:
-    """``GET /api/matches/{id}``: the summary, each round, links to the log and the replay."""
+    """``GET /api/matches/{id}``: the summary, each round, how each seat played (``stats``),
+    links to the log and the replay."""
     match_id = request.path_params["id"]
-    record = await run_in_threadpool(_store(request).match, match_id)
-    if record is None:
+    store = _store(request)
+
+    def build() -> dict[str, Any] | None:
+        record = store.match(match_id)
+        if record is None:
+            return None
+        data = record.to_json()
+        log = store.log(match_id)
+        bots = [seat.bot for seat in sorted(record.seats, key=lambda seat: seat.seat)]
+        data["stats"] = None if log is None else stats_json(match_stats(log), bots)
+        data["rounds"] = [round_.to_json() for round_ in record.rounds]
+        return data
+
+    data = await run_in_threadpool(build)
+    if data is None:
         return _missing(match_id)
-    data = record.to_json()
-    data["rounds"] = [round_.to_json() for round_ in record.rounds]
     data["links"] = {"log": f"/api/matches/{match_id}/log",
                      "replay": f"/api/matches/{match_id}/replay"}
     return _json(data)
@@ -108,9 +143,9 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 routes = [
-    Route("/api/matches", list_matches),
-    Route("/api/matches/{id}", one_match),
-    Route("/api/matches/{id}/log", match_log),
-    Route("/api/matches/{id}/replay", match_replay),
+    Route("/api/matches", _answering(list_matches)),
+    Route("/api/matches/{id}", _answering(one_match)),
+    Route("/api/matches/{id}/log", _answering(match_log)),
+    Route("/api/matches/{id}/replay", _answering(match_replay)),
     Route("/healthz", healthz),
 ]

@@ -23,9 +23,8 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -38,6 +37,7 @@ from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.logs import event
 from zackzack.server.room import RUNNING, BotMaker
 from zackzack.server.session import Session
+from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
 from zackzack.table import LIVE, Settings
 
@@ -225,11 +225,16 @@ async def serve_websocket(websocket: WebSocket) -> None:
 
 
 async def index(request: Request) -> Response:
-    """The single-page client for ``/``, ``/t/{code}``, ``/matches`` and ``/matches/{id}``."""
-    page = request.app.state.server.config.web_dir / "index.html"
-    if not page.is_file():
+    """The single-page client for ``/``, ``/t/{code}``, ``/matches``, ``/matches/{id}``,
+    ``/rules/{game}`` and ``/learn/{game}``."""
+    client: WebClient = request.app.state.web  # modules preloaded, files versioned (webpage)
+    page = client.current()
+    if page is None:
         return PlainTextResponse("The web client is not installed (src/zackzack/web).", 503)
-    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    headers = {"Cache-Control": "no-cache", "ETag": page.etag}
+    if request.headers.get("if-none-match") == page.etag:
+        return Response(status_code=304, headers=headers)
+    return Response(page.html, headers=headers, media_type="text/html")
 
 
 async def _sweep(lobby: Lobby, every: float) -> None:
@@ -337,17 +342,23 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         async with running(app, config, bots=bots, store=store):
             yield
 
+    web = WebClient(config.web_dir)
     routes = [
         Route("/", index),
         Route("/t/{code}", index),
         Route("/matches", index),
         Route("/matches/{id}", index),
+        Route("/rules/{game}", index),
+        Route("/learn/{game}", index),
         *api.routes,
         WebSocketRoute("/ws", serve_websocket),
-        Mount("/static", StaticFiles(directory=config.web_dir, check_dir=False), name="static"),
+        Mount("/static/v", VersionedStatic(web)),
+        Mount("/static", Static(directory=config.web_dir, check_dir=False), name="static"),
     ]
     middleware = [Middleware(GZipMiddleware, minimum_size=1024)]
     if config.forwarded_allow_ips:
         middleware.insert(0, Middleware(ProxyHeadersMiddleware,
                                         trusted_hosts=list(config.forwarded_allow_ips)))
-    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app.state.web = web
+    return app

@@ -62,6 +62,16 @@ class Identities:
         self.online[player] = self.online.get(player, 0) + 1
         return player, token
 
+    def rename(self, player: Player, name: str) -> str:
+        """Call ``player`` ``name`` (checked and tidied as at hello; empty is refused)."""
+        name = clean_text(name, NAME_CHARS, "a name")
+        if not name:
+            raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
+        if name != player.name:
+            self.store.rename_player(player.id, name)
+            player.name = name
+        return name
+
     def gone(self, player: Player) -> None:
         """One connection of ``player`` closed."""
         left = self.online.pop(player, 1) - 1

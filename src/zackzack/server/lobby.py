@@ -18,6 +18,7 @@ from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
 from zackzack.matchlog import restore
 from zackzack.race import REACTION_MS
+from zackzack.server import tutorial
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.limits import AddressBuckets, Limits
@@ -32,7 +33,7 @@ from zackzack.server.protocol import (
     clean_text,
     encode,
 )
-from zackzack.server.room import BotMaker, Room, Seat, SeatKind, Viewer
+from zackzack.server.room import RECONNECT_GRACE, BotMaker, Room, Seat, SeatKind, Viewer
 from zackzack.store import Status, Store
 from zackzack.table import LIVE, Phase, Settings, Table
 
@@ -58,6 +59,10 @@ class Timing:
     creator left, and nobody else is there) is closed."""
     over: float = 1800.0
     """A finished room closes this long after the end, even with people looking."""
+    reconnect_grace: float = RECONNECT_GRACE
+    """A person whose connection to a table dropped counts as there this long (a reload
+    changes nothing for the others); then a table with nobody else of its people pauses and
+    leaves the list (``Room.deserted``)."""
     sweep_every: float = 30.0
     """How often the lobby looks for rooms to close."""
     reaction_ms: int = REACTION_MS
@@ -94,9 +99,9 @@ class Lobby:
     # The list ------------------------------------------------------------------------------
 
     def listing(self) -> LobbyList:
-        """The public rooms, newest first."""
+        """The public rooms, newest first; not the deserted ones (their people are gone)."""
         return LobbyList(tables=[room.lobby_entry() for room in reversed(self.rooms.values())
-                                 if not room.private])
+                                 if not room.private and not room.deserted])
 
     @property
     def version(self) -> int:
@@ -177,14 +182,14 @@ class Lobby:
         return [TableRef(code=room.code, seat=seat, game=room.rules.INFO.name,
                          phase=room.phase.value)
                 for room in self.rooms.values()
-                if (seat := room.seat_of(player)) is not None]
+                if (seat := room.seat_of(player)) is not None and not room.tutorial]
 
     def subscribed(self, viewer: Viewer) -> bool:
         """Whether ``viewer`` gets the list."""
         return viewer in self.subscribers
 
     def _check_quota(self, player: Player) -> None:
-        mine = sum(room.creator is player and room.phase is not Phase.OVER
+        mine = sum(room.creator is player and room.phase is not Phase.OVER and not room.tutorial
                    for room in self.rooms.values())
         if mine >= self.limits.tables_per_player:
             raise ProtocolError("too_many_tables", f"you have {mine} unfinished tables; finish "
@@ -192,6 +197,8 @@ class Lobby:
 
     def create(self, viewer: Viewer, request: Create) -> Room:
         """A new room as ``request`` says; ``viewer`` takes its first open seat and looks at it."""
+        if request.tutorial:
+            return self.tutorial(viewer, request.game)
         self._check_quota(viewer.player)
         rules = GAMES.get(request.game)
         if rules is None:
@@ -249,14 +256,40 @@ class Lobby:
 
     def _room(self, code: str, game: str, options: object, seats: list[Seat], creator: Player,
               title: str, private: bool, table: Table | None = None,
-              settings: Settings | None = None) -> Room:
+              settings: Settings | None = None, tutorial: bool = False) -> Room:
         room = Room(code=code, rules=GAMES[game], options=options, seats=seats, creator=creator,
                     title=title, private=private, clock=self.clock,
                     settings=settings or self.settings,
                     store=self.store, journal=self.journal, bots=self.bots,
-                    on_change=self._changed, table=table)
+                    on_change=self._changed, table=table,
+                    reconnect_grace=self.timing.reconnect_grace, tutorial=tutorial)
         self.rooms[code] = room
         self._changed(room)
+        return room
+
+    def tutorial(self, viewer: Viewer, game: str) -> Room:
+        """``game``'s tutorial table (``server/tutorial.py``), started at once: ``viewer`` in
+        seat 0, the tutor in seat 1. It is private (never listed), stored nowhere, and not
+        counted among the player's tables; a player has one at a time (an older one closes)."""
+        if game not in tutorial.games():
+            raise ProtocolError("no_such_game", f"there is no tutorial of {game!r}; choose one"
+                                f" of {', '.join(tutorial.games())}")
+        for old in [r for r in self.rooms.values() if r.tutorial and r.creator is viewer.player]:
+            self.close(old)
+        script = tutorial.load(game)
+        table = Table(GAMES[game], script.options, clock=self.clock, first_round=script.deal,
+                      settings=self.settings)
+        seats = [Seat(SeatKind.HUMAN, viewer.player, ready=True),
+                 Seat(SeatKind.BOT, bot=tutorial.TUTOR)]
+        code = new_code(PRIVATE_CODE_LENGTH)
+        while code in self.rooms:
+            code = new_code(PRIVATE_CODE_LENGTH)
+        room = self._room(code, game, script.options, seats, viewer.player, script.title, True,
+                          table, tutorial=True)
+        event("table_created", code=code, game=game, private=True, creator=viewer.player.id,
+              seats=[seat.kind.value for seat in seats], tutorial=True)
+        room.attach(viewer)
+        room.start(viewer)
         return room
 
     def restore(self, player: Callable[[str], Player | None]) -> list[str]:
@@ -297,6 +330,8 @@ class Lobby:
             raise ProtocolError("not_seated", "only the players may ask for a rematch")
         if old.phase is not Phase.OVER:
             raise ProtocolError("not_over", "the match is not over yet")
+        if old.tutorial:
+            raise ProtocolError("no_rematch", "a tutorial has no rematch; start it again")
         room = self.rooms.get(old.rematch) if old.rematch is not None else None
         if room is None:
             self._check_quota(viewer.player)

@@ -21,7 +21,9 @@ import unicodedata
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, field
+
+from zackzack.bots.spec import LEVELS, STRATEGIES
 
 MAX_MESSAGE_CHARS = 16_384
 """The longest client message accepted; longer ones get ``too_large`` (frames > 64 KiB close)."""
@@ -68,6 +70,7 @@ ERRORS: dict[str, str] = {
     "not_creator": "only the table's creator may do this",
     "not_ready": "some seats are open or some people are not ready",
     "not_over": "the match is not over yet",
+    "no_rematch": "a tutorial table has no rematch",
     "too_many_tables": "this player has too many unfinished tables (Limits.tables_per_player)",
     "too_many_connections": "this player is connected too often (Limits.connections_per_player)",
     "too_many_new_players": "this address made too many new players lately "
@@ -112,6 +115,10 @@ class Create(_In, tag="create", frozen=True):
     title: Annotated[str, Meta(max_length=TITLE_CHARS)] | None = None
     compensation: bool = True
     """Order close races by when cards were pressed, crediting each player's lag."""
+    tutorial: bool = False
+    """Make ``game``'s tutorial table instead (``server/tutorial.py``): private, started at
+    once, its scripted deal, the creator against a tutor who never plays; the other fields
+    are not used."""
 
 
 class Join(_In, tag="join", frozen=True):
@@ -135,6 +142,13 @@ class Ready(_In, tag="ready", frozen=True):
     """I am (not) ready to start."""
 
     ready: bool = True
+
+
+class Rename(_In, tag="rename", frozen=True):
+    """Call me ``name`` from now on (checked like ``hello``'s); the waiting tables where I sit
+    show it at once. Not at a table I play at that has started."""
+
+    name: Annotated[str, Meta(max_length=NAME_CHARS)]
 
 
 class SetSeat(_In, tag="seat", frozen=True):
@@ -179,10 +193,10 @@ class ProbeReply(_In, tag="pong", frozen=True):
 
 
 ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
-    | Rematch | Act | Ping | ProbeReply
+    | Rematch | Act | Ping | ProbeReply | Rename
 
 CLIENT_TYPES: tuple[str, ...] = ("hello", "lobby", "create", "join", "watch", "leave", "ready",
-                                 "seat", "start", "rematch", "act", "ping", "pong")
+                                 "seat", "start", "rematch", "act", "ping", "pong", "rename")
 
 
 # Server → client --------------------------------------------------------------------------
@@ -201,6 +215,14 @@ class TableRef(Struct, frozen=True):
     phase: str
 
 
+class BotChoices(Struct, frozen=True):
+    """The bots a table may seat: a level, alone or with a strategy (``"normal:random"``)."""
+
+    levels: list[str] = field(default_factory=lambda: list(LEVELS))
+    strategies: list[str] = field(default_factory=lambda: list(STRATEGIES))
+    """The first is the default: a bot named by its level alone plays it."""
+
+
 class Welcome(_Out, tag="welcome", frozen=True):
     """You are ``player`` (public id); keep ``token`` secret to come back as yourself."""
 
@@ -210,6 +232,8 @@ class Welcome(_Out, tag="welcome", frozen=True):
     tables: list[TableRef] = []
     reaction_ms: int = 600
     """A card's ``seen`` names the version of its pile on screen this long before the press."""
+    bots: BotChoices = field(default_factory=BotChoices)
+    """What a ``create`` or ``seat`` may name as a bot, so that clients offer only these."""
 
 
 class SeatInfo(Struct, frozen=True):
@@ -276,6 +300,8 @@ class TableInfo(Struct, frozen=True):
     watchers: int
     match: str | None = None
     rematch: str | None = None
+    stats: list[dict[str, Any]] | None = None
+    """Once the match is over: how each seat played (``zackzack.stats.stats_json``)."""
 
 
 class TableState(_Out, tag="table", frozen=True):

@@ -20,7 +20,7 @@ import msgspec
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
-from zackzack.matchlog import MatchLog, replay
+from zackzack.matchlog import MatchLog, replay, table_log
 from zackzack.race import Arbiter, ArbitratedLink, Outcome, Wire
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
@@ -36,6 +36,8 @@ from zackzack.server.protocol import (
     encode,
     lobby_options,
 )
+from zackzack.server.tutorial import TUTOR, Tutor
+from zackzack.stats import match_stats, stats_json
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
 from zackzack.table import Entry, MatchEnded, Phase, Resumed, RoundScored, Settings, Table
 
@@ -46,6 +48,10 @@ RUNNING = (Phase.STARTING, Phase.PLAYING, Phase.BETWEEN)
 """The phases in which a table runs by itself (and can be paused)."""
 RESUME_MS = 3000
 """The countdown before a paused table goes on."""
+RECONNECT_GRACE = 1.0
+"""Seconds a person whose last connection to a table dropped still counts as there: a reload
+or a short network gap does not pause the table (nor list it as deserted). Their seat shows
+``connected: false`` meanwhile: that is the truth."""
 STAND_IN_AFTER = 20.0
 """Seconds a person's seat may stay empty in a running match before a bot plays it."""
 STAND_IN_BOT = "normal"
@@ -114,8 +120,11 @@ class Room:
                  creator: Player, title: str, private: bool, clock: Clock, settings: Settings,
                  store: Store, journal: Journal, bots: BotMaker,
                  on_change: Callable[[Room], object], table: Table | None = None,
-                 stand_in_after: float = STAND_IN_AFTER) -> None:
+                 stand_in_after: float = STAND_IN_AFTER,
+                 reconnect_grace: float = RECONNECT_GRACE, tutorial: bool = False) -> None:
         self.code, self.rules, self.options, self.title = code, rules, options, title
+        self.tutorial = tutorial
+        """A tutorial table (``server/tutorial.py``): never stored, no rematch."""
         self.seats, self.creator, self.private, self.clock = seats, creator, private, clock
         self.store, self.journal, self.bots, self.on_change = store, journal, bots, on_change
         if table is None:
@@ -133,6 +142,10 @@ class Room:
         self.viewers: dict[Viewer, None] = {}
         self.match_id: str | None = None
         self.rematch: str | None = None
+        self.started_at = 0
+        """The table time of the start signal (the match log's ``start_ms``)."""
+        self.stats: list[dict[str, Any]] | None = None
+        """How each seat played, once the match is over (``zackzack.stats``)."""
         self.closed = False
         self.idle_since: float | None = clock.time()
         self.over_since: float | None = None
@@ -143,6 +156,10 @@ class Room:
         """Bots playing the seats of people who are away, by seat."""
         self._away: dict[int, Timer] = {}
         """When each empty person's seat gets its stand-in."""
+        self.reconnect_grace = reconnect_grace
+        self._leaving: dict[Player, Timer] = {}
+        """People whose last connection here dropped less than ``reconnect_grace`` ago (they
+        still count as there), with the timer that ends it."""
         self._answers: dict[tuple[str, str], _Answer] = {}
         """The answers to actions with an id, by (player, id), oldest first."""
 
@@ -189,7 +206,8 @@ class Room:
             options=self.options_json, seats=self.seat_infos(),
             creator=self.creator.id, you=you, phase=self.phase.value,
             link=f"{viewer.origin}/t/{self.code}", private=self.private,
-            watchers=self.watchers(), match=self.match_id, rematch=self.rematch)
+            watchers=self.watchers(), match=self.match_id, rematch=self.rematch,
+            stats=self.stats)
         self._note_sent(viewer)
         return TableState(table=info, view=to_json(self.table.view(you)),
                           now=self.table.time_ms())
@@ -228,6 +246,9 @@ class Room:
             return False
         self.viewers[viewer] = None
         self.idle_since = None
+        timer = self._leaving.pop(viewer.player, None)
+        if timer is not None:  # back within the grace: nobody noticed
+            timer.cancel()
         index = self.seat_of(viewer.player)
         if index is not None:  # a connection measured already is known to be this far
             self._reach(index)
@@ -244,16 +265,40 @@ class Room:
                 self._reach(index)
             if not self.viewers:
                 self.idle_since = self.clock.time()
+            player = viewer.player
+            if player not in self._leaving and not any(v.player is player for v in self.viewers):
+                self._leaving[player] = self.clock.call_at(
+                    self.clock.time() + self.reconnect_grace, partial(self._gone, player))
             self.changed()
             self._pause_or_resume()
 
+    def _gone(self, player: Player) -> None:
+        """``player`` stayed away longer than the grace: now they are away for everyone."""
+        self._leaving.pop(player, None)
+        self.changed()
+        self._pause_or_resume()
+
+    def present(self) -> set[Player]:
+        """Who is here: looking at the table, or gone for less than ``reconnect_grace``."""
+        return {viewer.player for viewer in self.viewers} | set(self._leaving)
+
     def people_away(self) -> bool:
-        """Whether the table has people's seats and none of those people is looking."""
+        """Whether the table has people's seats and none of those people is here."""
         people = {seat.player for seat in self.seats if seat.player is not None}
-        return bool(people) and not any(viewer.player in people for viewer in self.viewers)
+        return bool(people) and not people & self.present()
+
+    @property
+    def deserted(self) -> bool:
+        """Nobody the table is for is here (the lobby does not list it): none of the people
+        holding its seats, or, at a table of bots only, nobody at all. The room lives on for
+        its people's return until ``Timing.idle``."""
+        present = self.present()
+        people = {seat.player for seat in self.seats if seat.player is not None}
+        return not (people & present if people else present)
 
     def _pause_or_resume(self) -> None:
-        """Halt play while every person at the table is away; go on (3-2-1) when one is back."""
+        """Halt play while every person at the table is away (longer than the grace); go on
+        (3-2-1) when one is back. A table that did not pause goes on untouched."""
         if self.closed:
             return
         if self._stand_in_or_not():
@@ -268,7 +313,7 @@ class Room:
         """A bot plays the seat of a person away longer than ``stand_in_after``, until they
         are back; whether a stand-in left (the caller tells the viewers)."""
         left = False
-        present = {viewer.player for viewer in self.viewers}
+        present = {viewer.player for viewer in self.viewers}  # 20 s from the drop, grace or not
         running = self.phase in (*RUNNING, Phase.PAUSED)
         for index, seat in enumerate(self.seats):
             if seat.player is not None and running and seat.player not in present:
@@ -377,13 +422,15 @@ class Room:
         self.start_bots()
         self._stand_in_or_not()
         at = self.table.time_ms()
-        self.match_id = secrets.token_urlsafe(8)
-        self.store.begin_match(MatchStart(
-            id=self.match_id, code=self.code, game=self.rules.INFO.name, title=self.title,
-            options=self.rules.options_to_json(self.options),
-            settings=to_json(self.table.settings), seed=self.table.seed,
-            deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
-            start_ms=at))
+        if not self.tutorial:  # a tutorial is no match: without a match id nothing is stored
+            self.match_id = secrets.token_urlsafe(8)
+            self.store.begin_match(MatchStart(
+                id=self.match_id, code=self.code, game=self.rules.INFO.name, title=self.title,
+                options=self.rules.options_to_json(self.options),
+                settings=to_json(self.table.settings), seed=self.table.seed,
+                deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
+                start_ms=at))
+        self.started_at = at
         self.table.start(at=at)
         event("match_started", code=self.code, match=self.match_id, game=self.rules.INFO.name)
         self.changed()
@@ -391,7 +438,9 @@ class Room:
     def start_bots(self) -> None:
         """Seat the bots: from now on they play (and rest while the table is paused)."""
         for index, seat in enumerate(self.seats):
-            if seat.bot is not None:
+            if seat.bot == TUTOR:
+                self._bots.append(Tutor())
+            elif seat.bot is not None:
                 rng = random.Random(secrets.randbits(64))
                 self._bots.append(self.bots.make(self.table, index, seat.bot, rng,
                                                  ArbitratedLink(self.arbiter, index)))
@@ -400,6 +449,7 @@ class Room:
         """The room was rebuilt from ``log``, the log of ``match_id`` (of which ``stored``
         round results are in the store)."""
         self.match_id, self.entries = match_id, len(log.actions)
+        self.started_at = log.start_ms
         self.start_bots()
         self._stand_in_or_not()
         missing = self.table.match.results[stored:]
@@ -413,6 +463,7 @@ class Room:
             self._store_end(final)
             self.over_since = self.clock.time()
             self.stop_bots()
+            self._note_stats()
         elif not any(seat.player for seat in self.seats):
             self.table.resume(RESUME_MS)  # bots only: they go on by themselves
         event("table_restored", code=self.code, match=match_id, actions=self.entries,
@@ -491,22 +542,31 @@ class Room:
         """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
         if self.closed:
             return
+        ended = False
         if seat is None:
             if any(isinstance(event, MatchEnded) for event in events):
                 self.over_since = self.clock.time()
                 self.stop_bots()
+                ended = True
             if any(isinstance(event, Resumed) for event in events):  # all gone again meanwhile?
                 self.clock.call_at(self.clock.time(), self._pause_or_resume)
             if any(event.kind in LOBBY_EVENTS for event in events):
                 self.on_change(self)
         targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
-        if not targets:
-            return
-        self._note_sent(*targets)
-        text = encode(Events(events=[to_json(event) for event in events],
-                             view=to_json(self.table.view(seat)), now=self.table.time_ms()))
-        for viewer in targets:
-            viewer.send(text)
+        if targets:
+            self._note_sent(*targets)
+            text = encode(Events(events=[to_json(event) for event in events],
+                                 view=to_json(self.table.view(seat)), now=self.table.time_ms()))
+            for viewer in targets:
+                viewer.send(text)
+        if ended:  # everyone has seen the end: now how each seat played, in a table message
+            self._note_stats()
+            self.changed()
+
+    def _note_stats(self) -> None:
+        """The match is over: work out how each seat played, from the table's own log."""
+        log = table_log(self.table, start_ms=self.started_at, end_ms=self.table.now)
+        self.stats = stats_json(match_stats(log), [seat.bot for seat in self.seats])
 
     # Changes and the end -------------------------------------------------------------------
 
@@ -533,6 +593,9 @@ class Room:
         if self.closed:
             return
         self.stop_bots()
+        for timer in self._leaving.values():
+            timer.cancel()
+        self._leaving.clear()
         if self.match_id is not None and self.phase is not Phase.OVER:
             self.journal.flush()
             self.store.finish_match(self.match_id, Status.ABANDONED, self.table.time_ms(), None)

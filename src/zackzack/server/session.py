@@ -30,6 +30,7 @@ from zackzack.server.protocol import (
     ProtocolError,
     Ready,
     Rematch,
+    Rename,
     ServerMessage,
     SetSeat,
     Start,
@@ -40,6 +41,7 @@ from zackzack.server.protocol import (
     encode,
 )
 from zackzack.server.room import Room
+from zackzack.table import Phase
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +159,8 @@ class Session:
                 self.reply(Left(code=room.code))
             case Ready(ready=ready):
                 self._room().set_ready(self, ready)
+            case Rename(name=name):
+                self.rename(name)
             case SetSeat(seat=seat, kind=kind, bot=bot):
                 if (kind == "bot") != (bot is not None):
                     raise ProtocolError("bad_field", "a bot seat needs a bot, an open one none")
@@ -184,6 +188,18 @@ class Session:
         self.reply(Welcome(player=player.id, token=token, name=player.name,
                            tables=self.lobby.tables_of(player),
                            reaction_ms=self.lobby.timing.reaction_ms))
+
+    def rename(self, name: str) -> None:
+        """Rename the player; every waiting table where they sit shows everyone the new name.
+        At a table of theirs that has started, the name stays (it is in the match's record)."""
+        player, shown = self.player, self.room
+        if shown is not None and shown.seat_of(player) is not None \
+                and shown.phase is not Phase.WAITING:
+            raise ProtocolError("already_started", "the match has started: your name stays")
+        self.identities.rename(player, name)
+        for room in list(self.lobby.rooms.values()):
+            if room.phase is Phase.WAITING and room.seat_of(player) is not None:
+                room.changed()
 
     def _room(self) -> Room:
         if self.room is None:

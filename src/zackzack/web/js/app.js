@@ -4,9 +4,14 @@
 import { $, h, store } from "./dom.js";
 import { icon } from "./icons.js";
 import { lang, onLang, setLang, t, translateStatic } from "./i18n.js";
+import { announce } from "./live.js";
+import * as learn from "./learn.js";
 import * as lobby from "./lobby.js";
+import { rename } from "./names.js";
 import { net } from "./net.js";
 import * as replay from "./replay.js";
+import * as rules from "./rules.js";
+import * as sound from "./sound.js";
 import { onSpeaking, setSpeaking, speaking, supported } from "./speech.js";
 import * as table from "./table.js";
 
@@ -28,9 +33,7 @@ const app = {
   },
 
   rename(name) {
-    // The server learns a new name on the next hello: reconnect to say it now.
-    net.ws?.close();
-    store("zz.name", name);
+    rename(name); // said at once (a `rename` message), or in the next hello
   },
 
   createTable(message, { autostart }) {
@@ -54,11 +57,31 @@ const app = {
     pendingCreate = null;
   },
 
-  toast(text) {
-    const el = h("div", { class: "toast", role: "status", text });
-    $("#toasts").append(el);
-    setTimeout(() => el.classList.add("out"), 2600);
-    setTimeout(() => el.remove(), 3000);
+  // A short note. The same text while it still shows is one note with a count ("×3") that
+  // stays a little longer, not a stack: keys racing the round's end would pile them up.
+  // `detail` (the server's English reason) is a tooltip, never part of the sentence.
+  toast(text, detail = "") {
+    const box = $("#toasts");
+    let el = [...box.children].find((e) => e.dataset.text === text && !e.classList.contains("out"));
+    if (el) {
+      const n = Number(el.dataset.count) + 1;
+      el.dataset.count = n;
+      el.querySelector(".toast-count").textContent = `×${n}`;
+      el.classList.remove("again");
+      void el.offsetWidth; // restart the little bump
+      el.classList.add("again");
+      clearTimeout(el.fade);
+      clearTimeout(el.gone);
+    } else {
+      // Not a live region of its own: the words go to the one polite region (js/live.js).
+      el = h("div", { class: "toast", dataset: { text, count: 1 } },
+        h("span", { class: "toast-text", text }), " ", h("b", { class: "toast-count" }));
+      box.append(el);
+    }
+    if (detail) el.title = detail;
+    announce(text);
+    el.fade = setTimeout(() => el.classList.add("out"), 2600);
+    el.gone = setTimeout(() => el.remove(), 3000);
   },
 };
 
@@ -77,6 +100,9 @@ function route(params = {}) {
   } else if (/^\/matches\/?$/.test(path)) {
     document.body.dataset.page = "matches";
     page = replay.mountList(root, app);
+  } else if ((m = /^\/(rules|learn)\/(unter-spannung|schnelllauf)\/?$/.exec(path))) {
+    document.body.dataset.page = m[1]; // the rules of a game, or its tutorial (js/learn.js)
+    page = (m[1] === "rules" ? rules : learn).mount(root, app, { game: m[2] });
   } else {
     document.title = "zackzack";
     page = lobby.mount(root, app);
@@ -89,15 +115,19 @@ function route(params = {}) {
 
 // A created table comes back as a `table` message: show its page.
 net.on("table", (msg) => {
-  if (document.body.dataset.page !== "table") {
+  if (document.body.dataset.page !== "table" && document.body.dataset.page !== "learn") {
     history.pushState({}, "", `/t/${msg.table.code}`);
     route();
     net.emit("table", msg); // the new page missed this one
   }
 });
 net.on("welcome", (msg) => { app.myTables = msg.tables ?? []; });
+let wasOnline = false;
 net.on("status", (status) => {
   const el = $("#conn");
+  // Said once when it changes after the first connection (offline, online again).
+  if (wasOnline && el.dataset.state !== status && status !== "connecting") announce(t(`conn_${status}`));
+  wasOnline ||= status === "open";
   el.dataset.state = status;
   el.textContent = t(`conn_${status}`);
 });
@@ -111,14 +141,17 @@ function renderChrome() {
   const other = lang === "de" ? "en" : "de";
   langButton.textContent = other.toUpperCase();
   langButton.lang = other;
-  langButton.title = other === "en" ? "English" : "Deutsch";
+  // Named in the language it switches to, and the name starts with what it shows ("EN").
+  langButton.title = t("a11y_lang_switch");
   langButton.setAttribute("aria-label", langButton.title);
   const speech = $("#speech-toggle");
   speech.hidden = !supported;
   speech.replaceChildren(icon(speaking() ? "speaker" : "mute"));
   speech.title = speaking() ? t("speech_on") : t("speech_off");
   speech.setAttribute("aria-pressed", String(speaking()));
+  speech.setAttribute("aria-label", t("a11y_speech")); // the name stays, aria-pressed says on/off
   $("#help-toggle").title = t("help");
+  $("#help-toggle").setAttribute("aria-label", t("a11y_help_button", { help: t("help") }));
   $("#conn").textContent = t(`conn_${net.status}`);
 }
 
@@ -127,6 +160,7 @@ $("#speech-toggle").addEventListener("click", () => setSpeaking(!speaking()));
 $("#help-toggle").addEventListener("click", () => toggleHelp());
 onLang(renderChrome);
 onSpeaking(renderChrome);
+$("#speech-toggle").before(sound.controls()); // sound on / off and its volume (js/sound.js)
 
 function toggleHelp() {
   const dialog = $("#help");
@@ -134,16 +168,30 @@ function toggleHelp() {
   const rows = [
     ...(page?.helpKeys?.() ?? []),
     ["?", t("keys_help")],
+    ["⇧ M", t("feel_keys_sound")],
+    ["⇧ L", t("keys_lang")],
     ["Esc", t("keys_escape")],
   ];
   $("#help-body").replaceChildren(
-    h("h2", { text: t("keys_title") }),
+    h("h2", { id: "help-title", text: t("keys_title") }),
     h("dl", { class: "keys" }, rows.map(([keys, what]) => [
       h("dt", {}, keys.split(/\s{3}/).map((k) => h("kbd", { text: k }))),
       h("dd", { text: what }),
     ])),
-    h("p", { class: "hint", text: t("help_mouse") }));
+    h("p", { class: "hint", text: t("help_mouse") }),
+    learnLinks(page?.game ?? page?.info?.game));
   dialog.showModal();
+}
+
+// The help's way to the rules and the tutorial: of the game on screen, else of both.
+function learnLinks(game) {
+  const close = () => $("#help").close();
+  return h("div", { class: "help-learn" }, (game ? [game] : rules.LEARN_GAMES).map((g) =>
+    h("p", {},
+      h("a", { href: `/rules/${g}`, "data-link": "", onclick: close },
+        t("learn_help_rules", { game: lobby.GAMES[g].title })), " · ",
+      h("a", { href: `/learn/${g}`, "data-link": "", onclick: close },
+        t("learn_help_tutorial", { game: lobby.GAMES[g].title })))));
 }
 
 // Links inside the app navigate without reloading.
@@ -154,6 +202,11 @@ document.addEventListener("click", (e) => {
   if (a.getAttribute("href") !== location.pathname) app.go(a.getAttribute("href"));
 });
 window.addEventListener("popstate", () => route());
+// The skip link focuses the page's content (a "#app" in the address would route again).
+$("#skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  root.focus();
+});
 
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -164,6 +217,16 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "?") {
     e.preventDefault();
     toggleHelp();
+    return;
+  }
+  if (sound.key(e)) { // Shift+M: sound on / off
+    e.preventDefault();
+    return;
+  }
+  // Shift+L: every letter may be a card key at the table, so the language takes Shift.
+  if (e.shiftKey && e.key.toLowerCase() === "l") {
+    e.preventDefault();
+    setLang(lang === "de" ? "en" : "de");
     return;
   }
   if (page?.key?.(e)) e.preventDefault();
@@ -177,3 +240,4 @@ renderChrome();
 net.start();
 route();
 window.zackzack = { app, net }; // for the end-to-end tests and the curious
+window.zackzack.sound = sound; // js/sound.js: its `heard` lists the sounds played, the buzzes

@@ -3,17 +3,37 @@
 import { cardEl } from "./cards.js";
 import { h, reducedMotion } from "./dom.js";
 import { icon } from "./icons.js";
-import { seconds, t } from "./i18n.js";
+import { count, seconds, t } from "./i18n.js";
 
 // A player's plate: avatar, name (always as text), connection, frozen timer, and `info`.
+// What it shows in figures and marks, a screen reader hears as one sentence (`.plate-say`):
+// "Ben: 5 cards in hand, draw pile 12, away".
 export function plate(seat) {
   return h("div", { class: "plate", dataset: { seat } },
     h("span", { class: "avatar", "aria-hidden": "true" }),
-    h("span", { class: "plate-text" },
+    h("span", { class: "plate-text", "aria-hidden": "true" },
       h("span", { class: "plate-name" }),
       h("span", { class: "plate-info" }),
+      h("span", { class: "plate-away", hidden: true }),
       h("span", { class: "plate-lag", hidden: true })),
-    h("span", { class: "plate-frozen", "aria-hidden": "true" }, icon("snow"), h("span", { class: "plate-frozen-s" })));
+    h("span", { class: "plate-frozen", "aria-hidden": "true" }, icon("snow"), h("span", { class: "plate-frozen-s" })),
+    h("span", { class: "sr-only plate-say" }));
+}
+
+// The counts a plate stands for, in words, from the view the board shows (`ctx.view()`).
+function plateCounts(ctx, seat) {
+  const state = ctx.view?.()?.state;
+  if (!state) return null;
+  if (ctx.game === "schnelllauf") {
+    const layout = state.layouts?.[seat];
+    if (!layout) return null;
+    const n = layout.reduce((sum, [card, under]) => sum + (card ? 1 + under : 0), 0);
+    return { text: `${count("a11y_layout", n)}, ${t("a11y_reserve", { n: state.reserve_counts[seat] })}` };
+  }
+  const hand = state.hand_counts?.[seat] ?? (seat === ctx.me() ? state.hand?.length : undefined);
+  if (hand === undefined) return null;
+  const draw = state.draw_counts?.[seat] ?? 0;
+  return { hand, draw, text: `${count("a11y_hand", hand)}, ${t("a11y_draw", { n: draw })}` };
 }
 
 export function updatePlate(el, seat, ctx) {
@@ -37,32 +57,62 @@ export function updatePlate(el, seat, ctx) {
     lag.hidden = !slow;
     lag.textContent = slow ? `◔ ${t("lag_mark_slow")}` : "";
   }
+  // Away in words too (the plate no longer fades: its text keeps its contrast).
+  const away = info?.kind === "human" && !info.connected;
+  const awayEl = el.querySelector(".plate-away");
+  awayEl.hidden = !away;
+  awayEl.textContent = away ? t("disconnected") : "";
   el.style.setProperty("--seat", `var(--seat-${seat % 6})`);
+
+  const counts = plateCounts(ctx, seat);
+  const who = seat === ctx.me() && seat !== null ? t("a11y_plate_you", { name }) : name;
+  const said = [counts?.text, away ? t("disconnected") : "", slow ? t("lag_mark_slow") : ""].filter(Boolean);
+  el.dataset.say = said.length ? t("a11y_plate", { who, counts: said.join(", ") }) : who;
+  sayPlate(el);
+  // The tooltips of another player's counts (js/us.js): with the figure, and whose pile it is.
+  const handTip = el.querySelector(".counts");
+  if (handTip && counts?.hand !== undefined) handTip.title = count("a11y_hand", counts.hand);
+  const drawTip = el.querySelector(".draw-n-wrap");
+  if (drawTip && counts?.draw !== undefined) {
+    drawTip.title = seat === ctx.me() ? t("a11y_draw_yours", { n: counts.draw })
+      : t("a11y_draw_of", { who: name, n: counts.draw });
+  }
+}
+
+function sayPlate(el) {
+  const text = el.classList.contains("frozen") ? `${el.dataset.say}, ${t("a11y_frozen")}` : el.dataset.say;
+  const say = el.querySelector(".plate-say");
+  if (say.textContent !== text) say.textContent = text;
 }
 
 // Show how long `seat` is still frozen on its plate (called by the ticker).
 export function tickPlate(el, seat, ctx) {
   const left = ctx.frozenLeft(seat);
+  const was = el.classList.contains("frozen");
   el.classList.toggle("frozen", left > 0);
   el.querySelector(".plate-frozen-s").textContent = left > 0 ? seconds(left) : "";
+  if (was !== left > 0 && el.dataset.say !== undefined) sayPlate(el);
 }
 
-// A stack of `n` face-down cards drawn as a few offset layers, with its count.
+// A stack of `n` face-down cards drawn as a few offset layers, with its count; to a screen
+// reader one picture with a name: "Your draw pile: 12 cards".
 export function stack(game, label) {
-  return h("div", { class: "stack", "aria-label": label },
-    h("div", { class: "stack-cards" }, cardEl(game, null)),
-    h("span", { class: "stack-count" }));
+  return h("div", { class: "stack", role: "img", "aria-label": label, dataset: { label } },
+    h("div", { class: "stack-cards", "aria-hidden": "true" }, cardEl(game, null)),
+    h("span", { class: "stack-count", "aria-hidden": "true" }));
 }
 
 export function updateStack(el, n) {
   el.style.setProperty("--depth", Math.min(n, 6));
   el.classList.toggle("empty", n === 0);
   el.querySelector(".stack-count").textContent = n;
+  el.setAttribute("aria-label", `${el.dataset.label}: ${count("cards_n", n)}`);
 }
 
-// The frozen overlay over one's own cards: a ring that runs down, and the seconds.
+// The frozen overlay over one's own cards: a ring that runs down, and the seconds. A picture
+// only: the freeze is said once when it starts and when it ends (js/live.js, js/table.js).
 export function freezeOverlay() {
-  return h("div", { class: "freeze", "aria-live": "polite" },
+  return h("div", { class: "freeze", "aria-hidden": "true" },
     h("div", { class: "freeze-ring" }, h("span", { class: "freeze-s" })),
     h("span", { class: "freeze-label", text: t("frozen") }));
 }

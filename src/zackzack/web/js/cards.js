@@ -1,6 +1,8 @@
 // Card art as SVG, drawn from the card's notation: "7±2" (Unter Spannung), "Qd", "10s", "*"
 // (Schnelllauf). Only parsed numbers and known symbols reach the markup, never raw text.
 
+import { t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 // Each spread has its own colour AND its own shape, so nothing depends on colour alone.
@@ -36,6 +38,36 @@ export function callOf(game, text) {
   if (game === "unter-spannung") return parseUs(text)?.value ?? "";
   const card = parseFr(text);
   return card?.joker ? "★" : card?.name ?? "";
+}
+
+// A card in words, for labels and the screen reader: "6 ±2", "7 of hearts" / "Herz 7".
+export function cardName(game, text) {
+  if (game === "unter-spannung") {
+    const card = parseUs(text);
+    return card ? `${card.value} ±${card.spread}` : "";
+  }
+  const card = parseFr(text);
+  if (!card) return "";
+  if (card.joker) return "Joker";
+  return t("board_card_fr", { rank: t(`board_rank_${card.name}`), suit: t(`board_suit_${card.suit}`) });
+}
+
+// Whether Unter Spannung's `card` may go on `top`: its value is top ± spread, wrapped into 1…10.
+export function usFits(card, top) {
+  const c = parseUs(card);
+  const p = parseUs(top);
+  if (!c || !p) return false;
+  const wrap = (x) => ((x - 1 + 20) % 10) + 1;
+  return c.value === wrap(p.value + p.spread) || c.value === wrap(p.value - p.spread);
+}
+
+// Whether Schnelllauf's `card` may go on a pile whose top stands for `stands` (null: free):
+// one rank up or down, the ace next to the king when `wrap`; a joker fits everywhere.
+export function slFits(card, started, stands, wrap = true) {
+  const c = parseFr(card);
+  if (!c || !started) return false;
+  if (c.joker || stands == null) return true;
+  return stands.some((s) => Math.abs(c.rank - s) === 1 || (wrap && Math.abs(c.rank - s) === 12));
 }
 
 export function marker(shape, cx, cy, r, attrs) {
@@ -109,12 +141,33 @@ function backSvg() {
     `<use href="#bolt" x="38" y="52" width="24" height="36" fill="#c9302c"/>`;
 }
 
+// A face's figures are drawn, not written: each <text> goes into the card's own <defs> and is
+// drawn by a <use>. So a card has no text of its own, and its words are its label alone (a
+// card button's name, "6 ±2 spielen, Taste 1", need not contain "66±2" read off its corners).
+let glyphId = 0;
+
+function drawnText(markup) {
+  const defs = [];
+  const body = markup.replace(/<text\b([^>]*)>([^<]*)<\/text>/g, (_, attrs, text) => {
+    const id = `zz-glyph-${++glyphId}`;
+    defs.push(`<text id="${id}"${attrs}>${text}</text>`);
+    const kind = /class="(\w+)"/.exec(attrs);
+    return `<use href="#${id}" class="glyph${kind ? ` ${kind[1]}` : ""}"/>`; // styled by cards.css
+  });
+  return defs.length ? `<defs>${defs.join("")}</defs>${body}` : body;
+}
+
 function svg(markup, label) {
   const el = document.createElementNS(NS, "svg");
   el.setAttribute("viewBox", "0 0 100 140");
-  el.setAttribute("role", "img");
-  if (label) el.setAttribute("aria-label", label);
-  el.innerHTML = markup;
+  // A face has a name; a back (and a chip's mark beside its words) is only a picture.
+  if (label) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  } else {
+    el.setAttribute("aria-hidden", "true");
+  }
+  el.innerHTML = drawnText(markup);
   return el;
 }
 

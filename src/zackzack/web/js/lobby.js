@@ -3,7 +3,8 @@
 import { cardEl } from "./cards.js";
 import { h, store } from "./dom.js";
 import { icon } from "./icons.js";
-import { count, onLang, t } from "./i18n.js";
+import { errorNode, errorText } from "./errors.js";
+import { count, has, onLang, t } from "./i18n.js";
 import { net } from "./net.js";
 
 export const GAMES = {
@@ -16,6 +17,18 @@ export const LEVELS = ["beginner", "normal", "pro", "machine"];
 // once per connection, so asking again on the way back (from the matches) brings nothing new.
 let latest = [];
 net.on("lobby", (msg) => { latest = msg.tables; });
+
+// The bots the server seats (welcome.bots): levels weakest first, strategies default first.
+// Taken from the server, so a new strategy needs no change here.
+export const STRATEGIES = [];
+net.on("welcome", (msg) => {
+  if (Array.isArray(msg.bots?.levels) && msg.bots.levels.length) LEVELS.splice(0, LEVELS.length, ...msg.bots.levels);
+  if (Array.isArray(msg.bots?.strategies)) STRATEGIES.splice(0, STRATEGIES.length, ...msg.bots.strategies);
+});
+
+function strategyName(name) {
+  return has(`strategy_${name}`) ? t(`strategy_${name}`) : name;
+}
 
 // What the create form holds; remembered between visits.
 function defaultDraft() {
@@ -72,6 +85,15 @@ export function mount(root, app) {
   let backBox = h("div");
 
   const saveDraft = () => store("zz.draft", JSON.stringify(draft));
+  // The answer to a create sent from here: a refusal is shown beside what sent it.
+  let sent = null; // "form" | "quick"
+  let refusal = null; // { from, msg }
+  const create = (from, message, autostart) => {
+    sent = from;
+    refusal = null;
+    showRefusal();
+    app.createTable(message, { autostart });
+  };
 
   // Live updates replace only the list, so typing in the form is never disturbed.
   function renderTables() {
@@ -96,7 +118,7 @@ export function mount(root, app) {
           h("p", { class: "tagline", text: t("tagline") }),
           nameField())),
       h("div", { class: "lobby-grid" },
-        h("div", { class: "lobby-col" }, backBox, quickPanel(), tablesBox),
+        h("div", { class: "lobby-col" }, backBox, quickPanel(), learnPanel(), tablesBox),
         h("div", { class: "lobby-col" }, createPanel())));
   }
 
@@ -125,13 +147,26 @@ export function mount(root, app) {
   function quickPanel() {
     const quick = (game) => h("button", {
       class: `quick quick-${game}`, type: "button", "data-quick": game,
-      onclick: () => app.createTable(quickMessage(game), { autostart: true }),
+      onclick: () => create("quick", quickMessage(game), true),
     },
     h("span", { class: "quick-cards" }, GAMES[game].preview.map((c) => cardEl(game, c))),
     h("span", { class: "quick-label", text: t(game === "schnelllauf" ? "quick_sl" : "quick_us") }));
     return h("div", { class: "panel" },
       h("h2", { text: t("quick_title") }),
-      h("div", { class: "quick-row" }, quick("unter-spannung"), quick("schnelllauf")));
+      h("div", { class: "quick-row" }, quick("unter-spannung"), quick("schnelllauf")),
+      h("div", { class: "create-error", "data-from": "quick", role: "alert" }));
+  }
+
+  // Learn the games: each game's rules page and its tutorial (js/rules.js, js/learn.js).
+  function learnPanel() {
+    return h("div", { class: "panel learn-panel" },
+      h("h2", { text: t("learn_lobby_title") }),
+      h("ul", { class: "learn-list" }, Object.entries(GAMES).map(([game, { title }]) =>
+        h("li", { dataset: { game } },
+          h("b", { text: title }),
+          h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "" }, t("learn_rules_link")),
+          h("a", { class: "btn btn-small btn-gold", href: `/learn/${game}`, "data-link": "" },
+            t("learn_tutorial_link"))))));
   }
 
   function tablesPanel() {
@@ -171,15 +206,16 @@ export function mount(root, app) {
   // The create form ----------------------------------------------------------------------
 
   function createPanel() {
-    const form = h("form", { class: "panel create", id: "create-form" });
+    const form = h("form", { class: "panel create", id: "create-form", dataset: { strategies: STRATEGIES.join() } });
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       saveDraft();
-      app.createTable(createMessage(draft), { autostart: false });
+      create("form", createMessage(draft), false);
     });
     const redraw = () => {
       saveDraft();
       form.replaceWith(createPanel());
+      showRefusal();
     };
     const sl = draft.game === "schnelllauf";
     const field = (label, input) => h("label", { class: "field" }, h("span", { text: label }), input);
@@ -235,20 +271,21 @@ export function mount(root, app) {
         const level = h("select", { name: `seat-${i}-level`, "aria-label": t("level") },
           LEVELS.map((l) => h("option", { value: l, selected: seat.level === l }, t(`level_${l}`))));
         level.addEventListener("change", () => { seat.level = level.value; saveDraft(); });
-        const strategy = h("input", {
-          name: `seat-${i}-strategy`, placeholder: t("strategy"), value: seat.strategy ?? "",
-          maxlength: "40", class: "strategy", "aria-label": t("strategy"),
-        });
-        strategy.addEventListener("change", () => {
-          seat.strategy = strategy.value.trim().replace(/^:/, "");
-          saveDraft();
-        });
+        // "" is the server's default strategy (the first); one it does not know is dropped.
+        if (STRATEGIES.length && seat.strategy && !STRATEGIES.slice(1).includes(seat.strategy)) seat.strategy = "";
+        const strategy = h("select", { name: `seat-${i}-strategy`, class: "strategy", "aria-label": t("strategy_pick") },
+          STRATEGIES.length ? STRATEGIES.map((name, k) => h("option", {
+            value: k ? name : "", selected: (k ? name : "") === (seat.strategy ?? ""),
+          }, k ? strategyName(name) : t("strategy_default", { name: strategyName(name) })))
+            : h("option", { value: seat.strategy ?? "" }, seat.strategy ? strategyName(seat.strategy) : "…"));
+        strategy.addEventListener("change", () => { seat.strategy = strategy.value; saveDraft(); });
         row.append(level, strategy);
       }
       if (sl) row.append(handicaps(i));
       if (draft.seats.length > info.min) {
         row.append(h("button", {
-          type: "button", class: "icon-btn", "aria-label": "−", text: "×",
+          type: "button", class: "icon-btn", "aria-label": t("a11y_remove_seat", { n: i + 1 }),
+          title: t("a11y_remove_seat", { n: i + 1 }), text: "×",
           onclick: () => { draft.seats.splice(i, 1); redraw(); },
         }));
       }
@@ -296,22 +333,51 @@ export function mount(root, app) {
           sl ? field(t("max_rounds"), number("max_rounds", 1, 1000, 1)) : null,
           field(t("table_title"), titleInput()),
           check("private", t("private_table")))),
-      h("button", { class: "btn btn-gold btn-big", type: "submit", id: "create" }, t("create")));
+      h("button", { class: "btn btn-gold btn-big", type: "submit", id: "create" }, t("create")),
+      h("div", { class: "create-error", "data-from": "form", role: "alert" }));
     return form;
   }
 
   offs.push(net.on("lobby", (msg) => { tables = msg.tables; renderTables(); }));
-  offs.push(net.on("welcome", () => { net.send({ type: "lobby" }); renderTables(); }));
-  offs.push(onLang(render));
+  offs.push(net.on("welcome", (msg) => {
+    net.send({ type: "lobby" });
+    renderTables();
+    // The form offers the server's strategies: drawn again only when they changed.
+    const form = page.querySelector("#create-form");
+    if (form && form.dataset.strategies !== STRATEGIES.join()) {
+      form.replaceWith(createPanel());
+      showRefusal();
+    }
+  }));
+  offs.push(net.on("error", (msg) => {
+    if (msg.ref != null || msg.code === "too_many_new_players") return; // the header says that one
+    if (!sent) {
+      app.toast(errorText(msg), msg.reason);
+      return;
+    }
+    refusal = { from: sent, msg };
+    sent = null;
+    showRefusal();
+  }));
+  offs.push(onLang(() => { render(); showRefusal(); }));
   if (net.open) net.send({ type: "lobby" });
   render();
+
+  function showRefusal() {
+    for (const box of page.querySelectorAll(".create-error")) {
+      const mine = refusal?.from === box.dataset.from;
+      box.replaceChildren(...(mine ? [errorNode(refusal.msg)] : []));
+    }
+  }
 
   return { unmount: () => offs.forEach((off) => off()), helpKeys: () => [] };
 }
 
 // A bot's name in the reader's language: "Bot 2 · Profi" (the seat number tells bots apart).
 export function botLabel(spec, seat = null) {
-  const level = String(spec ?? "").split(":")[0];
+  const [level, strategy] = String(spec ?? "").split(":");
   const name = seat === null ? "Bot" : `Bot ${seat + 1}`;
-  return `${name} · ${LEVELS.includes(level) ? t(`level_${level}`) : spec}`;
+  if (level === "tutor") return t("learn_tutor"); // a tutorial's opponent (js/learn.js)
+  if (!LEVELS.includes(level)) return `${name} · ${spec}`;
+  return `${name} · ${t(`level_${level}`)}${strategy ? ` · ${strategyName(strategy)}` : ""}`;
 }

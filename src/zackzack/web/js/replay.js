@@ -4,9 +4,11 @@
 import { chip } from "./cards.js";
 import { describe } from "./describe.js";
 import { h } from "./dom.js";
+import { errorNode, getJson } from "./errors.js";
 import { icon } from "./icons.js";
 import { lang, onLang, parts, t } from "./i18n.js";
 import { botLabel, GAMES } from "./lobby.js";
+import { statsPanel } from "./stats.js";
 import { SchnelllaufBoard } from "./sl.js";
 import { UnterSpannungBoard } from "./us.js";
 
@@ -14,13 +16,6 @@ const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufB
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const MAX_GAP_MS = 2500; // long quiet stretches are shortened to this
 const FEED_LINES = 40;
-
-async function getJson(url) {
-  const response = await fetch(url, { headers: { Accept: "application/json" } });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.reason ?? data.error ?? response.statusText);
-  return data;
-}
 
 function when(ms) {
   if (!ms) return "";
@@ -43,6 +38,12 @@ function placings(match) {
   return (match.result?.placings ?? []).map((p) => ({ ...p, name: names.get(p.seat) ?? "?" }));
 }
 
+// What could not be loaded, in words; the server's English reason only as a detail.
+function failed(error) {
+  return h("div", { class: "empty load-failed" },
+    h("p", { text: t("load_failed") }), errorNode(error));
+}
+
 // The list ------------------------------------------------------------------------------
 
 export function mountList(root) {
@@ -54,17 +55,19 @@ export function mountList(root) {
   function render() {
     document.title = `${t("matches")} · zackzack`;
     let body;
-    if (error) body = h("p", { class: "empty", text: t("load_failed", { reason: error }) });
+    if (error) body = failed(error);
     else if (!data) body = h("p", { class: "empty", text: t("loading") });
     else if (!data.matches.length) body = h("p", { class: "empty", text: t("no_matches") });
     else {
       body = h("ul", { class: "match-list" }, data.matches.map((m) => {
         const first = placings(m).find((p) => p.place === 1);
+        const abandoned = m.status === "abandoned";
         return h("li", {},
-          h("a", { class: "match-item", href: `/matches/${m.id}`, "data-link": "", dataset: { id: m.id } },
+          h("a", { class: "match-item", href: `/matches/${m.id}`, "data-link": "", dataset: { id: m.id, status: m.status } },
             h("span", { class: "match-game", text: GAMES[m.game]?.title ?? m.game }),
             h("span", { class: "match-players", text: m.players.map(playerName).join(" · ") }),
-            h("span", { class: "match-winner" }, first ? [icon("trophy"), " ", first.name] : null),
+            abandoned ? h("span", { class: "match-abandoned", text: t("match_abandoned") })
+              : h("span", { class: "match-winner" }, first ? [icon("trophy"), " ", first.name] : null),
             h("span", { class: "match-when", text: `${when(m.ended_at ?? m.started_at)} · ${duration(m.duration_ms)}` })));
       }));
     }
@@ -72,7 +75,7 @@ export function mountList(root) {
   }
 
   getJson("/api/matches?limit=100")
-    .then((d) => { data = d; }, (e) => { error = e.message; })
+    .then((d) => { data = d; }, (e) => { error = e; })
     .finally(render);
   const off = onLang(render);
   render();
@@ -109,7 +112,7 @@ class MatchPage {
         this.first = Math.max(0, this.steps.findIndex((step) => step.view?.state));
         this.seek(this.first);
       }, (e) => {
-        this.error = e.message;
+        this.error = e;
         this.render();
       });
   }
@@ -133,7 +136,7 @@ class MatchPage {
     const match = this.match;
     if (!match) {
       this.el.replaceChildren(h("div", { class: "panel" },
-        h("p", { class: "empty", text: this.error ? t("load_failed", { reason: this.error }) : t("loading") })));
+        this.error ? failed(this.error) : h("p", { class: "empty", text: t("loading") })));
       return;
     }
     document.title = `${match.title} · zackzack`;
@@ -143,16 +146,20 @@ class MatchPage {
       h("td", { class: "who" }, h("span", { class: "dot", style: { "--seat": `var(--seat-${p.seat % 6})` } }), p.name,
         p.place === 1 ? icon("trophy") : null),
       h("td", { class: "num", text: p.score })));
+    // One row per round: who won it and each seat's points, under the players' names.
+    const seats = match.players.map((p) => p.seat);
     const rounds = (match.rounds ?? []).map((r) => h("tr", {},
-      h("td", { text: t("round_n", { n: r.number }) }),
+      h("th", { scope: "row", text: r.number }),
       h("td", { text: r.winner === null || r.winner === undefined ? "–" : this.name(r.winner) }),
-      h("td", { class: "num", text: r.scores.join(" · ") })));
+      seats.map((seat) => h("td", { class: "num", text: r.scores[seat] ?? "" }))));
+    const abandoned = match.status === "abandoned";
     const log = match.links?.log ?? `/api/matches/${this.id}/log`;
     this.el.replaceChildren(
       h("div", { class: "match-head" },
         h("div", {},
           h("h1", { text: match.title }),
-          h("p", { class: "muted", text: `${GAMES[match.game]?.title ?? match.game} · ${when(match.ended_at ?? match.started_at)} · ${duration(match.duration_ms)}` })),
+          h("p", { class: "muted" }, `${GAMES[match.game]?.title ?? match.game} · ${when(match.ended_at ?? match.started_at)} · ${duration(match.duration_ms)}`,
+            abandoned ? [" · ", h("span", { class: "match-abandoned", text: t("match_abandoned") })] : null)),
         h("a", { class: "btn", href: log, download: `zackzack-${this.id}.json`, id: "download" },
           icon("download"), t("download_log"))),
       h("div", { class: "match-body" },
@@ -161,19 +168,32 @@ class MatchPage {
             this.boardBox = h("div", { class: "board-box" }),
             this.status = h("div", { class: "replay-status" }),
             this.callEl = h("div", { class: "call" })),
-          this.controls()),
+          this.controls(),
+          // How each seat played, bots marked (js/stats.js): under the board, where it has room.
+          match.stats?.length ? h("div", { class: "panel", id: "match-stats" },
+            statsPanel(match.stats, { who: (seat) => this.name(seat) })) : null),
         h("div", { class: "match-side" },
           h("div", { class: "panel" },
             h("h2", { text: t("result") }),
-            h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th"), h("th"),
-              h("th", { class: "num", text: us ? t("minus_points") : t("cards_left") }))), h("tbody", {}, rows)),
-            rounds.length > 1 ? h("table", { class: "scores rounds" }, h("tbody", {}, rounds)) : null),
+            abandoned ? h("p", { class: "abandoned-note", id: "abandoned-note", text: t("match_abandoned_note") }) : null,
+            rows.length ? h("table", { class: "scores" }, h("thead", {}, h("tr", {},
+              h("th", { scope: "col", text: t("col_place") }), h("th", { scope: "col", text: t("col_player") }),
+              h("th", { scope: "col", class: "num", text: us ? t("minus_points") : t("cards_left") }))), h("tbody", {}, rows)) : null,
+            rounds.length > 1 || (abandoned && rounds.length) ? h("table", { class: "scores rounds" },
+              h("thead", {}, h("tr", {},
+                h("th", { scope: "col", text: t("col_round") }),
+                h("th", { scope: "col", text: t("col_round_winner") }),
+                seats.map((seat) => h("th", { scope: "col", class: "num", title: this.name(seat), text: this.name(seat) })))),
+              h("tbody", {}, rounds)) : null),
           h("aside", { class: "feed" },
             h("h3", { text: t("last_events") }),
             this.feed = h("ol", { class: "feed-list" })))));
     this.board?.destroy();
     this.board = null;
-    if (this.index >= 0) this.show(this.index, false);
+    if (this.index >= 0) {
+      for (const step of this.steps.slice(Math.max(0, this.index - FEED_LINES), this.index + 1)) this.feedStep(step);
+      this.show(this.index, false);
+    }
   }
 
   controls() {
@@ -232,6 +252,7 @@ class MatchPage {
       name: (seat) => this.name(seat),
       frozenLeft: (seat) => Math.max(0, (this.steps[this.index]?.view?.frozen_until?.[seat] ?? 0) - this.clock),
       penaltyMs: () => this.replay.options?.penalty_ms ?? 1000,
+      view: () => this.steps[this.index]?.view, // the plates' counts in words (js/board.js)
       act: async () => ({ ok: false, code: "watching" }),
       call: (value, seat, el) => {
         const target = el ?? this.callEl;

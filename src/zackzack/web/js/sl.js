@@ -1,28 +1,35 @@
 // The Schnelllauf board: your five places large at the bottom, the other player's at the
-// top, the two discard piles between. Choose a card (click, tap or 1–5), then a pile
-// (click, tap, Q/W or ←/→); or drag it there. M (or an empty place) moves it.
+// top, the two discard piles between. A card (click, tap or 1–5) goes onto the pile it fits;
+// when it fits both piles, or neither, the board asks "to which pile?" and the next pile
+// (click, tap, Q/W or ←/→) says it, Esc lets go; or drag it there. A pile alone does
+// nothing. An empty place (or M) asks which card moves into it. H marks the fitting cards.
 
 import {
   bump, flip, freezeOverlay, plate, shake, slideBack, stack, tag, tickFreeze, tickPlate,
   updatePlate, updateStack,
 } from "./board.js";
-import { callOf, cardEl, setCard } from "./cards.js";
-import { flyFrom, h } from "./dom.js";
+import { callOf, cardEl, cardName, chip, setCard, slFits } from "./cards.js";
+import { flyFrom, h, store } from "./dom.js";
 import { count, t } from "./i18n.js";
+import { announce } from "./live.js";
 import { Sightings } from "./sightings.js";
+import { HINTS_KEY, showNote, toggleHints } from "./us.js";
 
 const GAME = "schnelllauf";
 const PLACES = 5;
 const RANK_NAMES = ["*", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const PILE_KEYS = { q: 0, arrowleft: 0, w: 1, arrowright: 1 };
+const PILE_KEY_NAMES = ["Q", "W"];
 const DRAG_PX = 8;
 
 export class SchnelllaufBoard {
   constructor(root, ctx) {
     this.ctx = ctx;
     this.state = null;
-    this.selected = null;
-    this.armed = null;
+    this.choice = null; // null, {kind: "pile", place} or {kind: "move", target}
+    this.round = null;
+    this.hints = store(HINTS_KEY) === "1";
+    this.said = [null, null];
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
     this.sides = [this.side("them"), this.side("me")];
     this.piles = [0, 1].map((p) => this.pileEl(p));
@@ -30,13 +37,22 @@ export class SchnelllaufBoard {
       this.sides[0].el,
       h("div", { class: "center" },
         h("div", { class: "piles" }, this.piles.map((p) => p.el)),
-        this.callEl = h("div", { class: "call small", "aria-live": "polite" })),
+        this.prompt = h("div", { class: "choose-prompt" }),
+        this.callEl = h("div", { class: "call small", "aria-hidden": "true" })),
       this.sides[1].el);
     this.sides[1].el.append(this.freeze = freezeOverlay());
     this.moveHint = h("span", { class: "key-hint move-hint" }, h("kbd", {}, "M"), " ", t("move_hint"));
     this.sides[1].el.querySelector(".side-info").append(this.moveHint);
     root.replaceChildren(this.el);
     this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    // A click without a pointer (a screen reader's activation) taps like a finger.
+    this.el.addEventListener("click", (e) => {
+      if (e.detail !== 0 || this.ctx.me() === null) return;
+      const place = e.target.closest(".side.me .place");
+      const pile = e.target.closest(".pile-zone");
+      if (place) this.tapPlace(+place.dataset.place, e.timeStamp);
+      else if (pile) this.pilePress(+pile.dataset.pile, e.timeStamp);
+    });
   }
 
   destroy() {}
@@ -48,7 +64,16 @@ export class SchnelllaufBoard {
         h("div", { class: "slot", text: t("empty_place") }),
         cardEl(GAME, null),
         h("span", { class: "under-n" }));
-      if (which === "me") el.append(h("kbd", { class: "place-key", text: k + 1 }));
+      if (which === "me") {
+        // The place is the button and its label says it all; the pictures inside are hidden.
+        for (const part of el.querySelectorAll(".backs, :scope > .card, .under-n")) {
+          part.setAttribute("aria-hidden", "true");
+        }
+        // The key is drawn by CSS (cards.css): the place's label already says it, and text
+        // here would stand beside "+2" in what the button shows.
+        el.append(h("kbd", { class: "place-key", "aria-hidden": "true", dataset: { key: k + 1 } }));
+        el.setAttribute("aria-keyshortcuts", String(k + 1));
+      }
       return el;
     });
     const reserve = stack(GAME, t("reserve"));
@@ -67,10 +92,16 @@ export class SchnelllaufBoard {
     const top = cardEl(GAME, null);
     under.classList.add("under");
     top.classList.add("top");
-    const pile = h("div", { class: "pile", dataset: { pile: p }, role: "button", tabindex: "-1" },
+    under.setAttribute("aria-hidden", "true");
+    top.setAttribute("aria-hidden", "true");
+    const pile = h("div", {
+      class: "pile", dataset: { pile: p }, role: "button", tabindex: "0",
+      "aria-keyshortcuts": PILE_KEY_NAMES[p],
+    },
       h("div", { class: "slot" }), under, top);
     const el = h("div", { class: "pile-zone", dataset: { pile: p } },
-      h("span", { class: "key-hint" }, h("kbd", {}, p ? "W" : "Q"), " / ", h("kbd", {}, p ? "→" : "←")),
+      h("span", { class: "key-hint", "aria-hidden": "true" },
+        h("kbd", {}, PILE_KEY_NAMES[p]), " / ", h("kbd", {}, p ? "→" : "←")),
       pile,
       h("span", { class: "pile-count" }),
       h("span", { class: "stands" }));
@@ -89,6 +120,10 @@ export class SchnelllaufBoard {
     const before = this.rects();
     const prev = this.state;
     this.state = state;
+    if (view.round !== this.round) {
+      this.round = view.round;
+      this.choose(null);
+    }
     this.see(view.round, events);
     this.el.classList.toggle("watching", this.ctx.me() === null);
 
@@ -111,7 +146,6 @@ export class SchnelllaufBoard {
         const backs = el.querySelector(".backs");
         while (backs.children.length < Math.min(under, 4)) backs.append(cardEl(GAME, null));
         while (backs.children.length > Math.min(under, 4)) backs.lastElementChild.remove();
-        el.classList.toggle("selected", i === 1 && this.selected === k);
       });
     });
 
@@ -124,18 +158,72 @@ export class SchnelllaufBoard {
       p.under.hidden = state.pile_counts[i] < 2;
       p.top.hidden = !topCard;
       p.el.classList.toggle("unstarted", !topCard);
-      p.el.classList.toggle("armed", this.armed === i);
+      p.pile.setAttribute("aria-label", t("board_pile", {
+        pile: t(i ? "board_pile_right" : "board_pile_left"),
+        card: topCard ? cardName(GAME, topCard) : t("board_pile_none"), key: PILE_KEY_NAMES[i],
+      }));
       p.pile.style.setProperty("--depth", Math.min(Math.max(state.pile_counts[i] - 1, 0), 5));
       p.count.textContent = topCard ? count("cards_n", state.pile_counts[i]) : "";
       p.stands.textContent = topCard === "*" ? standsText(state.stands[i]) : "";
       p.el.dataset.stands = JSON.stringify(state.stands[i]);
     });
-    if (this.selected !== null && !state.layouts[this.seats()[1]][this.selected][0]) this.select(null);
     const mine = state.layouts[this.seats()[1]];
+    const c = this.choice;
+    if ((c?.kind === "pile" && !mine[c.place][0]) || (c?.kind === "move" && mine[c.target][0])) {
+      this.choose(null);
+    }
+    this.mark();
     this.moveHint.hidden = this.ctx.me() === null
       || !(mine.some(([card]) => !card) && mine.some(([card, under]) => card && under));
     this.animate(events, before);
     this.tick();
+  }
+
+  // Hints: mark my cards that fit a pile now (✓ and "fits" in the label), or not.
+  setHints(on) {
+    this.hints = Boolean(on);
+    this.mark();
+  }
+
+  // The places' marks and labels: "Play 7 of hearts, key 1", the chosen card, the hints.
+  mark() {
+    if (!this.state) return;
+    const c = this.choice;
+    const watching = this.ctx.me() === null;
+    this.sides[1].places.forEach((el, k) => {
+      if (watching) {
+        const shown = this.state.layouts[this.seats()[1]][k][0];
+        el.removeAttribute("role");
+        el.removeAttribute("tabindex");
+        el.setAttribute("aria-label", shown ? cardName(GAME, shown) : t("empty_place"));
+        return;
+      }
+      el.setAttribute("role", "button");
+      el.tabIndex = 0;
+      const card = this.myTop(k);
+      const fits = this.hints && card !== null && this.fitting(card).length > 0;
+      el.querySelector(":scope > .card").classList.toggle("fits", fits);
+      el.classList.toggle("selected", c?.kind === "pile" && c.place === k);
+      el.classList.toggle("target", c?.kind === "move" && c.target === k);
+      const key = String(k + 1);
+      const under = this.state.layouts[this.seats()[1]][k][1];
+      let label = card ? t("board_play", { card: cardName(GAME, card), key })
+        : t("board_empty_place", { n: key, key });
+      if (card && under) label += `, ${t("board_under", { n: under })}`;
+      el.setAttribute("aria-label", fits ? `${label} – ${t("board_fits")}` : label);
+    });
+  }
+
+  // The sentence of the piles' new top cards for the page's polite live region ("" if none).
+  announce() {
+    if (!this.state) return "";
+    const said = [];
+    this.state.tops.forEach((top, p) => {
+      if (!top || top === this.said[p]) return;
+      this.said[p] = top;
+      said.push(`${t(p ? "board_pile_right" : "board_pile_left")}: ${cardName(GAME, top)}`);
+    });
+    return said.join(". ");
   }
 
   // Note when each pile version came on screen (js/sightings.js).
@@ -193,20 +281,82 @@ export class SchnelllaufBoard {
     return me === null || !this.state ? null : this.state.layouts[me][k]?.[0] ?? null;
   }
 
-  select(k) {
-    this.selected = k;
-    this.sides[1].places.forEach((el, i) => el.classList.toggle("selected", i === k));
+  // The piles `card` fits now.
+  fitting(card) {
+    const wrap = this.ctx.options?.()?.wrap ?? true;
+    return [0, 1].filter((p) => slFits(card, Boolean(this.state.tops[p]), this.state.stands[p], wrap));
   }
 
-  arm(p) {
-    this.armed = p;
-    this.piles.forEach((pile, i) => pile.el.classList.toggle("armed", i === p));
+  // Ask for a pile (the card of `place`) or for a card (to move into `target`), or stop asking.
+  choose(choice) {
+    this.choice = choice;
+    this.el.classList.toggle("choosing-pile", choice?.kind === "pile");
+    this.el.classList.toggle("choosing-card", choice?.kind === "move");
+    if (!choice) {
+      this.prompt.replaceChildren();
+    } else if (choice.kind === "pile") {
+      const card = this.myTop(choice.place);
+      this.prompt.replaceChildren(
+        h("span", { class: "prompt-text" }, chip(GAME, card), " ", t("board_which_pile"), " ",
+          h("kbd", {}, "Q"), " / ", h("kbd", {}, "W")),
+        this.cancelButton());
+      announce(t("board_which_pile_say", { card: cardName(GAME, card) }));
+    } else {
+      this.prompt.replaceChildren(
+        h("span", { class: "prompt-text" }, t("board_which_card"), " ",
+          h("kbd", {}, "1"), " … ", h("kbd", {}, "5")),
+        this.cancelButton());
+      announce(t("board_which_card_say", { n: choice.target + 1 }));
+    }
+    this.mark();
+  }
+
+  // A short note in the prompt's line, under the piles (while nothing is asked).
+  note(text) {
+    if (this.choice) return announce(text);
+    this.prompt.replaceChildren(this.noteEl = h("span", { class: "board-note" }));
+    showNote(this.noteEl, text);
+  }
+
+  cancelButton() {
+    return h("button", {
+      class: "prompt-cancel", type: "button", onclick: () => this.choose(null),
+    }, h("kbd", { "aria-hidden": "true" }, "Esc"), h("span", { text: t("board_cancel") }));
+  }
+
+  // A card (click, tap, key 1–5) or an empty place was pressed at `at`.
+  tapPlace(k, at) {
+    const card = this.myTop(k);
+    const c = this.choice;
+    if (!card) {
+      if (c?.kind === "pile") return this.move(c.place, k);
+      return this.chooseMove(k);
+    }
+    if (c?.kind === "move") return this.move(k, c.target);
+    if (c?.kind === "pile" && c.place === k) return this.choose(null);
+    const fits = this.fitting(card);
+    if (fits.length === 1) return this.play(k, fits[0], at);
+    // Both piles (a choice) or neither (a wrong card, played only on purpose): ask.
+    return this.choose({ kind: "pile", place: k });
+  }
+
+  // A pile (click, tap, Q/W, ←/→) was pressed: it answers "to which pile?", else nothing.
+  pilePress(p, at) {
+    if (this.choice?.kind === "pile") return this.play(this.choice.place, p, at);
+    return this.note(t("select_first"));
+  }
+
+  chooseMove(target) {
+    const me = this.ctx.me();
+    if (!this.state.layouts[me].some(([card, under]) => card && under)) {
+      return this.note(t("nothing_to_move"));
+    }
+    return this.choose({ kind: "move", target });
   }
 
   // Play the card of place `k` onto pile `p`, pressed (key, click, drop) at `at`.
   async play(k, p, at = performance.now()) {
-    this.select(null);
-    this.arm(null);
+    this.choose(null);
     const card = this.myTop(k);
     if (!card || !this.state.tops[p]) return;
     const el = this.sides[1].places[k].querySelector(":scope > .card");
@@ -229,13 +379,13 @@ export class SchnelllaufBoard {
   }
 
   async move(source, target) {
-    this.select(null);
+    this.choose(null);
     const me = this.ctx.me();
     if (target === undefined) {
       target = this.state.layouts[me].findIndex(([card]) => !card);
-      if (target < 0) return this.ctx.hint(t("no_empty_place"));
+      if (target < 0) return this.note(t("no_empty_place"));
     }
-    if (source === null || this.state.layouts[me][source][1] === 0) return this.ctx.hint(t("nothing_to_move"));
+    if (source === null || this.state.layouts[me][source][1] === 0) return this.note(t("nothing_to_move"));
     const ack = await this.ctx.act({ type: "move", source, target });
     if (!ack.ok) this.ctx.refused(ack);
   }
@@ -246,15 +396,13 @@ export class SchnelllaufBoard {
     const place = e.target.closest(".side.me .place");
     const pile = e.target.closest(".pile-zone");
     if (pile) {
-      const p = +pile.dataset.pile;
-      if (this.selected !== null) this.play(this.selected, p, e.timeStamp);
-      else this.arm(this.armed === p ? null : p);
+      this.pilePress(+pile.dataset.pile, e.timeStamp);
       return;
     }
     if (!place) return;
     const k = +place.dataset.place;
     if (!this.myTop(k)) {
-      if (this.selected !== null) this.move(this.selected, k);
+      this.tapPlace(k, e.timeStamp);
       return;
     }
     const card = place.querySelector(":scope > .card");
@@ -268,6 +416,7 @@ export class SchnelllaufBoard {
       if (!dragging && Math.hypot(dx, dy) > DRAG_PX) {
         dragging = true;
         card.classList.add("dragging");
+        this.choose(null);
       }
       if (dragging) card.style.transform = `translate(${dx}px, ${dy}px) rotate(${dx / 40}deg)`;
     };
@@ -276,8 +425,7 @@ export class SchnelllaufBoard {
       card.removeEventListener("pointerup", upHandler);
       card.removeEventListener("pointercancel", upHandler);
       if (!dragging) {
-        if (this.armed !== null) this.play(k, this.armed, u.timeStamp);
-        else this.select(this.selected === k ? null : k);
+        if (u.type === "pointerup") this.tapPlace(k, e.timeStamp);
         return;
       }
       card.classList.remove("dragging");
@@ -295,24 +443,36 @@ export class SchnelllaufBoard {
   key(e) {
     if (this.ctx.me() === null || !this.state) return false;
     const k = e.key.toLowerCase();
+    const focused = document.activeElement;
+    if ((k === "enter" || k === " ") && focused?.closest?.(".side.me .place, .pile-zone")) {
+      const place = focused.closest(".side.me .place");
+      if (place) this.tapPlace(+place.dataset.place, e.timeStamp);
+      else this.pilePress(+focused.closest(".pile-zone").dataset.pile, e.timeStamp);
+      return true;
+    }
     if (k >= "1" && k <= "5" && k.length === 1) {
-      const place = +k - 1;
-      if (this.armed !== null) this.play(place, this.armed, e.timeStamp);
-      else this.select(place);
+      this.tapPlace(+k - 1, e.timeStamp);
       return true;
     }
     if (k in PILE_KEYS) {
-      if (this.selected !== null) this.play(this.selected, PILE_KEYS[k], e.timeStamp);
-      else this.arm(PILE_KEYS[k]);
+      this.pilePress(PILE_KEYS[k], e.timeStamp);
       return true;
     }
     if (k === "m") {
-      this.move(this.selected);
+      if (this.choice?.kind === "pile") this.move(this.choice.place);
+      else {
+        const empty = this.state.layouts[this.ctx.me()].findIndex(([card]) => !card);
+        if (empty < 0) this.note(t("no_empty_place"));
+        else this.chooseMove(empty);
+      }
       return true;
     }
-    if (k === "escape" && (this.selected !== null || this.armed !== null)) {
-      this.select(null);
-      this.arm(null);
+    if (k === "h") {
+      toggleHints(this);
+      return true;
+    }
+    if (k === "escape" && this.choice) {
+      this.choose(null);
       return true;
     }
     return false;
@@ -320,9 +480,10 @@ export class SchnelllaufBoard {
 
   helpKeys() {
     return [
-      ["1 … 5", t("keys_sl_place")],
-      ["Q / ←   W / →", t("keys_sl_pile")],
-      ["M", t("keys_sl_move")],
+      ["1 … 5", t("board_keys_sl_card")],
+      ["Q / ←   W / →", t("board_keys_sl_pile")],
+      ["M", t("board_keys_sl_move")],
+      ["H", t("board_keys_hints")],
     ];
   }
 }

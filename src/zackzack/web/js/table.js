@@ -3,18 +3,31 @@
 
 import { plate, updatePlate } from "./board.js";
 import { describe } from "./describe.js";
-import { append, clear, h } from "./dom.js";
+import { append, clear, h, store } from "./dom.js";
+import { errorDetail, errorText } from "./errors.js";
 import { icon } from "./icons.js";
 import { count, onLang, seconds, t } from "./i18n.js";
+import { announce, interrupt } from "./live.js";
 import { botLabel, LEVELS } from "./lobby.js";
+import { askName, needsName } from "./names.js";
 import { net } from "./net.js";
 import { SchnelllaufBoard } from "./sl.js";
+import * as sound from "./sound.js";
+import { standingsLine, statsPanel } from "./stats.js";
 import { say } from "./speech.js";
 import { UnterSpannungBoard } from "./us.js";
 
 const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufBoard };
 const FEED_LINES = 40;
+// Bots draw all the time in Unter Spannung and would push every play out of the feed; their
+// card counts on the plates show it anyway. So their draws are hidden unless asked for.
+const SHOW_BOT_DRAWS = "zz.feed.botdraws";
 const SLOW_MS = 150; // a round trip from this long on is a slow connection
+// The events said to a screen reader (the one polite region, js/live.js). Not plays, draws or
+// moves: the new top card says what a play did, and the plates hold the counts; not the start
+// and the restart: the assertive region says "3", "2", "1", "los!".
+const SAID = new Set(["announced", "cancelled", "went_out", "round_scored", "match_ended",
+  "next_round", "paused", "resuming", "joined", "left", "flipped", "reshuffled"]);
 
 export function mount(root, app, params) {
   return new TablePage(root, app, params);
@@ -40,12 +53,23 @@ class TablePage {
       h("div", { class: "table-body" },
         this.felt = h("div", { class: "felt" },
           this.boardBox = h("div", { class: "board-box" }),
-          this.announce = h("div", { class: "announce", role: "status" }),
-          this.starter = h("div", { class: "starter", "aria-live": "assertive" }),
+          // Pictures of what js/live.js says once: the countdown bar, the big 3 – 2 – 1.
+          this.announce = h("div", { class: "announce" }),
+          this.starter = h("div", { class: "starter", "aria-hidden": "true" }),
           this.overlay = h("div", { class: "overlay" })),
-        h("aside", { class: "feed" },
-          h("h3", { text: t("last_events") }),
-          this.feed = h("ol", { class: "feed-list", "aria-live": "polite" }))));
+        h("aside", { class: "feed", "aria-labelledby": "feed-title" },
+          h("div", { class: "feed-head" },
+            this.feedTitle = h("h2", { id: "feed-title", text: t("last_events") }),
+            this.drawsToggle = h("button", {
+              class: "feed-toggle", type: "button", "aria-keyshortcuts": "Shift+B",
+              onclick: () => this.toggleBotDraws(),
+            })),
+          // Not live (js/live.js says what matters); it scrolls, so it takes the focus.
+          this.feed = h("ol", { class: "feed-list", tabindex: "0", "aria-label": t("a11y_feed") }))));
+    // The feed is kept as what happened, and worded afresh when the language changes.
+    this.feedItems = [];
+    this.missing = false;
+    this.renderToggle();
     root.replaceChildren(this.el);
 
     this.offs.push(
@@ -59,7 +83,7 @@ class TablePage {
         this.renderLag();
       }),
       net.on("ping", () => this.renderLag()),
-      onLang(() => this.renderAll()));
+      onLang(() => this.relabel()));
     this.timer = setInterval(() => this.tick(), 100);
     if (net.open) this.open();
   }
@@ -109,16 +133,25 @@ class TablePage {
       this.code = info.code;
       this.app.replace(`/t/${info.code}`);
       this.feed.replaceChildren();
+      this.feedItems = [];
       this.offer = null;
       this.board?.destroy();
       this.board = null;
     }
     this.sync(msg.now);
+    this.missing = false;
     this.info = info;
     this.view = msg.view;
     // A client that arrives during the restart countdown learns of it from the view alone.
     this.resumeAt = msg.view.resumes_in == null ? 0 : performance.now() + msg.view.resumes_in;
     this.app.onTable?.(this);
+    // Someone who came by a link to a waiting table with a free seat says their name
+    // before sitting down (not its creator: they are at their own table).
+    if (info.phase === "waiting" && info.you === null && info.creator !== net.player
+        && info.seats.some((seat) => seat.kind === "open") && !this.asked && needsName()) {
+      this.asked = true;
+      askName();
+    }
     this.renderAll();
   }
 
@@ -137,6 +170,7 @@ class TablePage {
       this.renderAll(msg.events);
     } else {
       this.board?.update(msg.view, msg.events);
+      this.sayTop();
       this.renderHead();
       this.renderAnnounce();
       if (msg.events.some((e) => ["round_scored", "match_ended", "resuming"].includes(e.type))) {
@@ -144,18 +178,67 @@ class TablePage {
       }
     }
     for (const event of msg.events) this.addFeed(event);
+    this.feel(msg.events);
+    this.speak(msg.events);
+  }
+
+  // Say the events that matter to someone who cannot see the table: one's own freeze cuts in,
+  // the rest is said politely, worded as in the feed.
+  speak(events) {
+    for (const event of events) {
+      if (event.type === "penalised" && event.seat === this.me && this.me !== null) {
+        interrupt(t("ev_penalised_you", { s: seconds(event.until - this.now()) }));
+      } else if (SAID.has(event.type)) {
+        const line = describe(event, { game: this.info.game, who: (s) => this.who(s), me: this.me, now: this.now() });
+        announce(h("span", {}, line).textContent);
+      }
+    }
   }
 
   onError(msg) {
     if (msg.ref != null) return;
     if (msg.code === "no_such_table" && !this.info) {
-      this.el.dataset.phase = "missing";
-      this.overlay.replaceChildren(h("div", { class: "panel center-panel" },
-        h("h2", { text: t("not_found") }),
-        h("a", { class: "btn btn-gold", href: "/", "data-link": "" }, t("nav_play"))));
+      this.missing = true;
+      this.renderMissing();
       return;
     }
-    this.app.toast(errorText(msg));
+    this.app.toast(errorText(msg), errorDetail(msg));
+  }
+
+  // A wrong or expired link: say so, and offer the way back (Enter or Escape, or the button).
+  renderMissing() {
+    this.el.dataset.phase = "missing";
+    document.title = `${t("not_found")} · zackzack`;
+    const back = h("a", { class: "btn btn-gold btn-big", href: "/", "data-link": "", id: "to-lobby" },
+      t("to_lobby"), " ", h("kbd", { text: "Enter" }));
+    this.overlay.replaceChildren(h("div", { class: "panel center-panel missing", role: "alert" },
+      h("h2", { text: t("not_found") }),
+      h("p", { class: "big-code" }, h("small", { text: t("code") }), h("b", { text: this.code })),
+      h("p", { class: "hint", text: t("not_found_why") }),
+      h("div", { class: "wait-actions" }, back)));
+    this.overlay.classList.add("on");
+    back.focus();
+  }
+
+  // The language changed: word everything again, the board (built once with its words)
+  // and the feed's older lines too.
+  relabel() {
+    this.feedTitle.textContent = t("last_events");
+    if (this.feed.hasAttribute("aria-label")) this.feed.setAttribute("aria-label", t("a11y_feed"));
+    this.renderToggle();
+    if (this.missing) {
+      this.renderMissing();
+      return;
+    }
+    if (this.board) {
+      this.board.destroy();
+      this.board = null;
+      this.boardBox.replaceChildren();
+    }
+    this.overlayKind = null;
+    delete this.announce.dataset.due;
+    this.renderAll();
+    this.renderFeed();
   }
 
   // Rendering ---------------------------------------------------------------------------
@@ -169,6 +252,7 @@ class TablePage {
     if (this.view?.state) {
       if (!this.board) this.board = new BOARDS[game](this.boardBox, this.ctx());
       this.board.update(this.view, events);
+      this.sayTop();
     } else {
       this.board?.destroy();
       this.board = null;
@@ -198,8 +282,10 @@ class TablePage {
       name: (seat) => this.name(seat),
       frozenLeft: (seat) => Math.max(0, (this.view?.frozen_until?.[seat] ?? 0) - this.now()),
       penaltyMs: () => this.info?.options?.penalty_ms ?? 1000,
+      options: () => this.info?.options ?? {},
+      view: () => this.view,
       reactionMs: () => net.reactionMs,
-      act: (action) => net.act(action),
+      act: (action) => net.act(action).then((ack) => this.feelAck(ack)),
       call: (value, seat, el, speak = true) => this.call(value, seat, el, speak),
       refused: (ack) => this.refused(ack),
       raceLost: (ack) => this.raceLost(ack),
@@ -219,7 +305,10 @@ class TablePage {
       view && view.phase !== "waiting" ? h("span", { class: "round-chip", text: rounds }) : null,
       this.me === null ? h("span", { class: "watch-chip" }, icon("eye"), " ", t("spectating")) : null,
       info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null,
-      this.lagChip]);
+      this.lagChip,
+      // The tournament total while it runs, from the first round's end on.
+      info.game === "unter-spannung" && info.options?.tournament && view?.results?.length && view.totals
+        ? standingsLine(view.totals, { who: (seat) => this.who(seat), me: this.me }) : null]);
     this.renderLag();
   }
 
@@ -298,8 +387,14 @@ class TablePage {
       if (seat.kind === "open" && !seated) {
         row.append(h("button", {
           class: "btn btn-small btn-gold", type: "button", text: t("take_seat"),
-          onclick: () => net.send({ type: "join", code: info.code, seat: i }),
+          onclick: () => this.sitDown(i),
         }));
+      }
+      if (i === this.me) {
+        row.append(h("button", {
+          class: "btn btn-small rename", type: "button", id: "rename", "aria-keyshortcuts": "N",
+          title: `${t("name_change")} (N)`, onclick: () => this.renameMe(),
+        }, h("span", { "aria-hidden": "true", text: "✎ " }), t("name_change")));
       }
       if (creator && i !== this.me) row.append(this.seatChanger(i, seat));
       return row;
@@ -337,6 +432,19 @@ class TablePage {
         : !seated ? t("spectating") : t("waiting_creator") }));
   }
 
+  // Take seat `i`; someone without a chosen name says it first.
+  async sitDown(i) {
+    if (needsName()) await askName();
+    net.send({ type: "join", code: this.info.code, seat: i });
+  }
+
+  // Before the start a seated player may change their name; everyone sees it at once.
+  renameMe() {
+    if (this.me === null || this.view?.phase !== "waiting") return false;
+    askName({ title: t("name_change"), current: this.name(this.me) });
+    return true;
+  }
+
   seatChanger(i, seat) {
     const current = seat.kind === "bot" ? String(seat.bot).split(":")[0] : seat.kind;
     const select = h("select", { class: "seat-change", "aria-label": t("seat_n", { n: i + 1 }) },
@@ -370,7 +478,8 @@ class TablePage {
         last.winner === seat ? icon("trophy", "🏆") : null),
       h("td", { class: "num", text: last.scores[seat] }),
       tournament ? h("td", { class: "num total", text: view.totals[seat] }) : null));
-    const head = h("tr", {}, h("th"), h("th"),
+    const head = h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("a11y_place") })),
+      h("th", {}, h("span", { class: "sr-only", text: t("a11y_player") })),
       h("th", { class: "num", text: us ? t("minus_points") : t("cards_left") }),
       tournament ? h("th", { class: "num", text: t("total") }) : null);
     const panel = h("div", { class: `panel center-panel round-end ${phase}` },
@@ -401,20 +510,78 @@ class TablePage {
         buttons.append(h("a", { class: "btn", href: `/matches/${info.match}`, "data-link": "" }, t("open_match")));
       }
       buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("to_lobby")));
+      // How everyone played: it comes in the table message right after the end.
+      const stats = statsPanel(info.stats, { who: (seat) => this.name(seat), me: this.me });
+      if (stats) panel.append(stats);
       panel.append(buttons);
     }
     return panel;
   }
 
+  // Feed items: {event, now} (a table event and the table time it came) or {late: ack}.
   addFeed(event) {
-    const line = describe(event, {
-      game: this.info.game, who: (s) => this.who(s), me: this.me, now: this.now(),
-    });
-    if (!line.length) return;
-    const li = h("li", { class: `feed-${event.type}`, dataset: { seat: event.seat ?? "" } }, line);
-    if (event.seat !== undefined) li.style.setProperty("--seat", `var(--seat-${event.seat % 6})`);
+    this.remember({ event, now: this.now() });
+  }
+
+  remember(item) {
+    this.feedItems.push(item);
+    if (this.feedItems.length > 4 * FEED_LINES) this.feedItems.splice(0, this.feedItems.length - 4 * FEED_LINES);
+    const li = this.feedLine(item);
+    if (!li) return;
     this.feed.prepend(li);
     while (this.feed.children.length > FEED_LINES) this.feed.lastElementChild.remove();
+  }
+
+  renderFeed() {
+    const lines = [];
+    for (let i = this.feedItems.length - 1; i >= 0 && lines.length < FEED_LINES; i--) {
+      const li = this.feedLine(this.feedItems[i]);
+      if (li) lines.push(li);
+    }
+    this.feed.replaceChildren(...lines);
+  }
+
+  feedLine(item) {
+    if (item.late) return this.lateLine(item.late);
+    const { event } = item;
+    if (event.type === "drew" && !this.showBotDraws() && this.isBot(event.seat)) return null;
+    const line = describe(event, {
+      game: this.info.game, who: (s) => this.who(s), me: this.me, now: item.now,
+    });
+    if (!line.length) return null;
+    const li = h("li", { class: `feed-${event.type}`, dataset: { seat: event.seat ?? "" } }, line);
+    if (event.seat !== undefined) li.style.setProperty("--seat", `var(--seat-${event.seat % 6})`);
+    return li;
+  }
+
+  // A bot's seat, or a person's played by a stand-in bot while they are away.
+  isBot(seat) {
+    const info = this.info?.seats[seat];
+    return info?.kind === "bot" || (info?.kind === "human" && Boolean(info.bot) && seat !== this.me);
+  }
+
+  showBotDraws() {
+    return store(SHOW_BOT_DRAWS) === "1";
+  }
+
+  toggleBotDraws() {
+    store(SHOW_BOT_DRAWS, this.showBotDraws() ? "0" : "1");
+    this.renderToggle();
+    this.renderFeed();
+    this.app.toast(t(this.showBotDraws() ? "feed_draws_on" : "feed_draws_off"));
+  }
+
+  renderToggle() {
+    const on = this.showBotDraws();
+    this.drawsToggle.replaceChildren(on ? "☑" : "☐", " ", t("feed_draws"), " ", h("kbd", { text: "⇧B" }));
+    this.drawsToggle.setAttribute("aria-pressed", String(on));
+    this.drawsToggle.title = t(on ? "feed_draws_on" : "feed_draws_off");
+  }
+
+  // The board's sentence of a new top card ("Oben liegt 6 ±2"), said once, politely.
+  sayTop() {
+    const text = this.board?.announce?.();
+    if (text) announce(text);
   }
 
   // The call: a played value shown large (and spoken, in Unter Spannung, if turned on).
@@ -430,26 +597,54 @@ class TablePage {
   // A lost race: who was faster and by how much, in words; said in the feed (a live region)
   // and returned for the note over the card.
   raceLost(ack) {
-    let why = "";
+    this.remember({ late: ack });
+    const why = this.lateReason(ack);
+    announce(why ? t("feed_late", { why }) : t("err_too_late"));
+    return why;
+  }
+
+  lateReason(ack) {
     if (Number.isInteger(ack.winner)) {
       const margin = Number.isFinite(ack.margin_ms) ? Math.max(0, Math.round(ack.margin_ms)) : null;
-      if (ack.winner === this.me) why = t("late_self");
-      else if (margin !== null) why = t("late_by", { who: this.name(ack.winner), ms: margin });
-      else why = t("late_who", { who: this.name(ack.winner) });
-    } else if (ack.margin_ms != null || "winner" in ack) {
-      why = t("late_pile"); // the table's own step took the pile
+      if (ack.winner === this.me) return t("late_self");
+      if (margin !== null) return t("late_by", { who: this.name(ack.winner), ms: margin });
+      return t("late_who", { who: this.name(ack.winner) });
     }
+    return ack.margin_ms != null || "winner" in ack ? t("late_pile") : ""; // the table's own step
+  }
+
+  lateLine(ack) {
+    const why = this.lateReason(ack);
     const li = h("li", { class: "feed-too_late", dataset: { seat: this.me ?? "" } },
       why ? t("feed_late", { why }) : t("err_too_late"));
     if (Number.isInteger(ack.winner)) li.style.setProperty("--seat", `var(--seat-${ack.winner % 6})`);
-    this.feed.prepend(li);
-    while (this.feed.children.length > FEED_LINES) this.feed.lastElementChild.remove();
-    return why;
+    return li;
   }
 
   refused(ack) {
     if (["too_late", "does_not_fit", "disconnected", "timeout"].includes(ack.code)) return;
-    this.app.toast(errorText(ack));
+    this.app.toast(errorText(ack), errorDetail(ack));
+  }
+
+  // Sounds for what happened: cards landing (one's own differs from the others'), the end
+  // of a round (won or lost; watchers hear neither).
+  feel(events) {
+    for (const event of events) {
+      if (event.type === "played") sound.play(event.seat === this.me ? "own" : "other");
+      else if (event.type === "round_scored" && this.me !== null) {
+        sound.play(event.result?.winner === this.me ? "won" : "lost");
+      }
+    }
+  }
+
+  // The answer to one's own action: a wrong card or a lost race is heard and felt.
+  feelAck(ack) {
+    if (ack.code === "does_not_fit" || ack.code === "too_late") {
+      const what = ack.code === "does_not_fit" ? "wrong" : "late";
+      sound.play(what);
+      sound.buzz(what);
+    }
+    return ack;
   }
 
   // Every 100 ms: the countdowns that run down.
@@ -473,8 +668,20 @@ class TablePage {
       this.starter.classList.remove("beat");
       void this.starter.offsetWidth;
       this.starter.classList.toggle("beat", Boolean(starter));
+      if (starter) sound.play(/^\d$/.test(starter) ? "tick" : "go");
+      if (starter) interrupt(starter);
     }
+    // The end of one's own freeze, said once.
+    const frozen = this.me !== null && view.phase === "playing" && (view.frozen_until?.[this.me] ?? 0) > now;
+    if (this.wasFrozen && !frozen) announce(t("a11y_free_again"));
+    this.wasFrozen = frozen;
     const countdown = view.countdown;
+    // Each second of an automatic step's countdown ticks, like the start's.
+    const whole = countdown ? Math.ceil((countdown.due - now) / 1000) : null;
+    if (whole !== this.countdownS) {
+      if (whole > 0) sound.play("tick");
+      this.countdownS = whole;
+    }
     const text = this.announce.querySelector(".announce-text");
     if (countdown && text) {
       text.textContent = t(`step_${countdown.step}`, { s: seconds(countdown.due - now) });
@@ -487,17 +694,29 @@ class TablePage {
 
   key(e) {
     const phase = this.view?.phase;
+    if (this.missing && (e.key === "Enter" || e.key === "Escape")) {
+      this.app.go("/");
+      return true;
+    }
+    // Shift: every plain letter may be a card key.
+    if (e.shiftKey && e.key.toLowerCase() === "b") {
+      this.toggleBotDraws();
+      return true;
+    }
     if (phase === "playing" && this.board?.key(e)) return true;
     if (e.key === "Enter" && phase === "waiting") {
       const button = this.overlay.querySelector("#start:not([disabled]), #ready");
       button?.click();
       return Boolean(button);
     }
+    if (e.key.toLowerCase() === "n" && !e.shiftKey && phase === "waiting") return this.renameMe();
     return false;
   }
 
   helpKeys() {
-    return [...(this.board?.helpKeys() ?? []), ["Enter", t("keys_ready")]];
+    if (this.missing) return [["Enter   Esc", t("keys_to_lobby")]];
+    return [...(this.board?.helpKeys() ?? []), ["Enter", t("keys_ready")], ["⇧ B", t("keys_feed_draws")],
+      ...(this.me !== null && this.view?.phase === "waiting" ? [["N", t("name_change")]] : [])];
   }
 }
 
@@ -511,8 +730,4 @@ function standings(totals) {
   });
 }
 
-export function errorText(msg) {
-  const key = `err_${msg.code}`;
-  const text = t(key);
-  return text !== key ? text : t("err_generic", { reason: msg.reason ?? msg.code });
-}
+export { errorText };

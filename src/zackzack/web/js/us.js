@@ -1,35 +1,121 @@
 // The Unter Spannung board: your hand large, the discard pile in the middle, the others
 // around with their card counts. Click a card (or press its key) to play it; D or Space draws.
+// A card keeps its key while it is in the hand (as the terminal's tui/keys.py StableKeys);
+// H marks the cards that fit (hints).
 
 import {
   bump, flip, freezeOverlay, plate, shake, slideBack, stack, tag, tickFreeze, tickPlate,
   updatePlate, updateStack,
 } from "./board.js";
-import { cardEl, parseUs, setCard } from "./cards.js";
-import { flyFrom, glide, h, positions, sync } from "./dom.js";
+import { cardEl, cardName, parseUs, setCard, usFits } from "./cards.js";
+import { flyFrom, glide, h, positions, store, sync } from "./dom.js";
 import { count, t } from "./i18n.js";
 import { icon } from "./icons.js";
+import { announce } from "./live.js";
 import { Sightings } from "./sightings.js";
 
 const GAME = "unter-spannung";
-// Hand keys: digits, then letters (no D: it draws; no Y/Z: they swap between keyboards).
-export const HAND_KEYS = "1234567890qwertuiopasfghjklxcvbnm";
+// Hand keys: digits, then letters (no D: it draws; no H: hints; no Y/Z: they swap between
+// keyboards).
+export const HAND_KEYS = "1234567890qwertuiopasfgjklxcvbnm";
+export const HINTS_KEY = "zz.hints";
+
+// Which key each hand card has, by the rule of tui/keys.py StableKeys: a new round's hand
+// is sorted and keyed in order; a card keeps its key while it is in the hand; a card that
+// comes takes the first free key (usually that of the card played last), or, with every key
+// taken, goes after the others without one. Of two equal cards the one pressed leaves.
+export class StableKeys {
+  constructor(size = HAND_KEYS.length) {
+    this.size = size;
+    this.places = []; // place i holds the card of key i, or null (free)
+    this.ids = []; // a number per held card, for its element
+    this.round = null;
+    this.last = null; // the place whose key was pressed last
+    this.next = 0;
+  }
+
+  // The places of `hand` (the view's hand, in round `round`): [{card, id, place}], in key order.
+  arrange(round, hand) {
+    if (round !== this.round || !this.places.some((card) => card !== null)) {
+      this.round = round;
+      this.last = null;
+      this.places = [...hand].sort(byValue);
+      this.ids = this.places.map(() => this.next++);
+    } else {
+      const left = new Map();
+      for (const card of hand) left.set(card, (left.get(card) ?? 0) + 1);
+      const places = this.places.map(() => null);
+      const ids = this.places.map(() => null);
+      const order = [...this.places.keys()].sort((a, b) => (a === this.last) - (b === this.last));
+      for (const place of order) {
+        const card = this.places[place];
+        if (card !== null && left.get(card) > 0) {
+          places[place] = card;
+          ids[place] = this.ids[place];
+          left.set(card, left.get(card) - 1);
+        }
+      }
+      const coming = [];
+      for (let place = this.size; place < places.length; place++) {
+        if (places[place] !== null) coming.push([places[place], ids[place]]);
+      }
+      const arriving = [...left].flatMap(([card, n]) => Array(n).fill(card)).sort(byValue);
+      coming.push(...arriving.map((card) => [card, this.next++]));
+      places.length = Math.min(places.length, this.size);
+      ids.length = places.length;
+      for (let place = 0; place < places.length && coming.length; place++) {
+        if (places[place] === null) [places[place], ids[place]] = coming.shift();
+      }
+      for (const [card, id] of coming) {
+        places.push(card);
+        ids.push(id);
+      }
+      while (places.length && places[places.length - 1] === null) {
+        places.pop();
+        ids.pop();
+      }
+      this.places = places;
+      this.ids = ids;
+    }
+    return this.places.flatMap((card, place) => (card === null ? [] : [{ card, id: this.ids[place], place }]));
+  }
+
+  pressed(place) {
+    this.last = place;
+  }
+}
+
+// A board is made anew when the language changes (js/table.js): the keys stay with the page's
+// board box (for the same address), so that a language switch does not move them.
+const KEPT = new WeakMap();
+
+function byValue(a, b) {
+  const x = parseUs(a);
+  const y = parseUs(b);
+  return x && y ? x.value - y.value || x.spread - y.spread : String(a).localeCompare(String(b));
+}
 
 export class UnterSpannungBoard {
   constructor(root, ctx) {
     this.ctx = ctx;
     this.state = null;
     this.plates = new Map();
+    const kept = KEPT.get(root);
+    this.keys = kept?.where === location.pathname ? kept.keys : new StableKeys();
+    KEPT.set(root, { where: location.pathname, keys: this.keys });
+    this.hints = store(HINTS_KEY) === "1";
+    this.saidTop = null;
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
     this.el = h("div", { class: "board us" },
       this.others = h("div", { class: "others" }),
       h("div", { class: "center" },
         h("div", { class: "pile-zone" },
-          this.pile = h("div", { class: "pile", "aria-label": t("discard") },
+          this.pile = h("div", { class: "pile", role: "img", "aria-label": t("discard") },
             this.under = cardEl(GAME, null),
             this.top = cardEl(GAME, null)),
           this.pileCount = h("span", { class: "pile-count" })),
-        this.callEl = h("div", { class: "call", "aria-live": "polite" })),
+        this.callEl = h("div", { class: "call", "aria-hidden": "true" }),
+        this.noteEl = h("div", { class: "board-note" })),
       this.mine = h("div", { class: "mine" },
         this.draw = h("button", { class: "draw", type: "button", title: `${t("draw")} (D)` },
           this.drawStack = stack(GAME, t("draw_pile")),
@@ -80,6 +166,7 @@ export class UnterSpannungBoard {
       this.under.hidden = state.discard_count < 2;
       setCard(this.top, GAME, state.top);
     }
+    this.pile.setAttribute("aria-label", t("board_discard", { card: cardName(GAME, state.top) }));
     this.pile.style.setProperty("--depth", Math.min(state.discard_count - 1, 5));
     this.pileCount.textContent = count("cards_n", state.discard_count);
 
@@ -91,24 +178,53 @@ export class UnterSpannungBoard {
       this.handPlate.classList.toggle("winner", state.winner === me);
       updateStack(this.drawStack, state.draw_counts[me]);
       this.draw.disabled = state.draw_counts[me] === 0 || state.over;
-      const seen = new Map();
-      const cards = state.hand.map((card) => {
-        const n = seen.get(card) ?? 0;
-        seen.set(card, n + 1);
-        return { card, key: `${card}#${n}` };
-      });
+      const cards = this.keys.arrange(view.round, state.hand);
       const moved = positions(this.hand.children);
-      sync(this.hand, cards, (c) => c.key, (c) => cardEl(GAME, c.card), (el, c, i) => {
+      sync(this.hand, cards, (c) => `${c.card}#${c.id}`, (c) => cardEl(GAME, c.card), (el, c) => {
         el.tabIndex = 0;
-        el.dataset.index = i;
-        el.dataset.hotkey = HAND_KEYS[i] ?? "";
-        el.setAttribute("aria-keyshortcuts", HAND_KEYS[i] ?? "");
+        el.setAttribute("role", "button");
+        el.firstElementChild?.setAttribute("aria-hidden", "true"); // the label names it
+        el.dataset.place = c.place;
+        el.dataset.hotkey = HAND_KEYS[c.place] ?? "";
+        if (el.dataset.hotkey) el.setAttribute("aria-keyshortcuts", el.dataset.hotkey);
+        else el.removeAttribute("aria-keyshortcuts");
       });
+      this.mark();
       this.fit();
       glide(moved);
     }
     this.animate(events, before);
     this.tick();
+  }
+
+  // Hints: mark the hand cards that fit the top now (✓ and "fits" in the label), or not.
+  setHints(on) {
+    this.hints = Boolean(on);
+    this.mark();
+  }
+
+  mark() {
+    const top = this.state?.top;
+    for (const el of this.hand.children) {
+      const fits = this.hints && usFits(el.dataset.card, top);
+      el.classList.toggle("fits", fits);
+      const card = cardName(GAME, el.dataset.card);
+      const key = el.dataset.hotkey?.toUpperCase();
+      const label = key ? t("board_play", { card, key }) : t("board_play_nokey", { card });
+      el.setAttribute("aria-label", fits ? `${label} – ${t("board_fits")}` : label);
+    }
+  }
+
+  note(text) {
+    showNote(this.noteEl, text);
+  }
+
+  // The sentence of a new top card for the page's polite live region ("" when it is the same).
+  announce() {
+    const top = this.state?.top ?? null;
+    if (!top || top === this.saidTop) return "";
+    this.saidTop = top;
+    return t("board_top", { card: cardName(GAME, top) });
   }
 
   // Note when this pile version came on screen (js/sightings.js).
@@ -148,8 +264,8 @@ export class UnterSpannungBoard {
         flip(this.top);
       } else if (event.type === "drew") {
         if (event.seat === me) {
-          const last = this.hand.lastElementChild;
-          if (last) flyFrom(last, before.get("draw"), 240);
+          const drawn = [...this.hand.children].find((el) => !before.has(el.dataset.key));
+          if (drawn) flyFrom(drawn, before.get("draw"), 240);
         } else {
           bump(this.plates.get(event.seat)?.querySelector(".fan"));
         }
@@ -189,6 +305,7 @@ export class UnterSpannungBoard {
       return;
     }
     el.classList.add("sent");
+    this.keys.pressed(+el.dataset.place);
     const seen = this.sightings.aimed(0, this.state.version, at);
     const ack = await this.ctx.act({ type: "play", card: el.dataset.card, seen });
     if (ack.ok) {
@@ -223,9 +340,13 @@ export class UnterSpannungBoard {
       this.drawCard();
       return true;
     }
+    if (k === "h") {
+      toggleHints(this);
+      return true;
+    }
     const i = HAND_KEYS.indexOf(k);
     if (i < 0 || k.length !== 1) return false;
-    const el = this.hand.children[i];
+    const el = this.hand.querySelector(`.card[data-place="${i}"]`);
     if (el) this.play(el, e.timeStamp);
     return true;
   }
@@ -234,6 +355,22 @@ export class UnterSpannungBoard {
     return [
       ["1 … 9, 0, Q … P, A …", t("keys_us_cards")],
       ["D / Space", t("keys_us_draw")],
+      ["H", t("board_keys_hints")],
     ];
   }
+}
+
+// The hint key of both boards: turn the marks on or off, say so, remember it.
+export function toggleHints(board) {
+  board.setHints(!board.hints);
+  store(HINTS_KEY, board.hints ? "1" : "0");
+  board.note(t(board.hints ? "board_hints_on" : "board_hints_off"));
+}
+
+// A short note in the board's note line (beside the piles, never over the cards), said once.
+export function showNote(el, text, ms = 1800) {
+  el.textContent = text;
+  clearTimeout(el.fade);
+  el.fade = setTimeout(() => { el.textContent = ""; }, ms);
+  announce(text);
 }

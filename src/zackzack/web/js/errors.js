@@ -1,0 +1,48 @@
+// A refusal from the server in the reader's language. Every code the server can send has an
+// `err_CODE` sentence (tests/server/test_error_codes.py checks); the server's own `reason` is
+// English, so it is only ever a detail beside the sentence, never part of it.
+
+import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
+
+// The sentence for an `error`, a refused `ack` or an API error ({code, reason}).
+export function errorText(msg) {
+  const key = `err_${msg?.code}`;
+  return has(key) ? t(key) : t("err_generic");
+}
+
+// The English detail: the server's reason, or at least the code of an unknown refusal.
+export function errorDetail(msg) {
+  const reason = String(msg?.reason ?? "").trim();
+  if (reason) return reason;
+  return has(`err_${msg?.code}`) ? "" : String(msg?.code ?? "");
+}
+
+// The sentence with the detail folded away under it (lang="en": it is English).
+export function errorNode(msg, { tag = "p", cls = "error-text" } = {}) {
+  const detail = errorDetail(msg);
+  return h(tag, { class: cls, dataset: { code: msg?.code ?? "" } },
+    h("span", { class: "error-sentence", text: errorText(msg) }),
+    detail ? h("details", { class: "error-detail" },
+      h("summary", { text: t("err_detail") }),
+      h("code", { lang: "en", text: detail })) : null);
+}
+
+// An API answer that is not OK, as {code, reason}: the JSON body's `error`, or the HTTP status.
+export async function apiError(response) {
+  const data = await response.json().catch(() => ({}));
+  return { code: typeof data.error === "string" ? data.error : "http",
+    reason: data.reason ?? `${response.status} ${response.statusText}`.trim() };
+}
+
+// GET `url` as JSON; a failure throws {code, reason} (code "network": no answer at all).
+export async function getJson(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/json" } });
+  } catch (error) {
+    throw { code: "network", reason: String(error?.message ?? error) };
+  }
+  if (!response.ok) throw await apiError(response);
+  return response.json().catch((error) => { throw { code: "http", reason: String(error?.message) }; });
+}

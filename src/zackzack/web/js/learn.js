@@ -1,0 +1,322 @@
+// The tutorials (/learn/unter-spannung, /learn/schnelllauf): a scripted deal on a real table
+// (`create` with `tutorial: true`, docs/protocol.md) played with the real board, a coach bar
+// above it that says what to do and goes on when the table's view shows it happened; then a
+// practice game against beginner bots, with the boards' "what fits" marks (H) if wanted.
+
+import { chip } from "./cards.js";
+import { h, store } from "./dom.js";
+import { errorText } from "./errors.js";
+import { onLang, parts, t } from "./i18n.js";
+import { announce } from "./live.js";
+import { GAMES } from "./lobby.js";
+import { net } from "./net.js";
+import * as table from "./table.js";
+import { HINTS_KEY, toggleHints } from "./us.js";
+
+const US = "unter-spannung";
+const SL = "schnelllauf";
+
+// The script of each tutorial: the step's sentence (with card chips) and when it is done,
+// judged from the table's view so that a step already made (in another order, or before a
+// reconnect) is passed over. The deals are in server/tutorials.json.
+const STEPS = {
+  [US]: [
+    { key: "learn_us_s1", cards: { a: "9±3", b: "6±3" }, done: (c) => c.state.version >= 1 },
+    { key: "learn_us_s2", cards: { a: "6±3", b: "4±2" },
+      done: (c) => c.flags.penalised || c.state.draw_counts[c.me] === 0 },
+    { key: "learn_us_s3", cards: {}, done: (c) => c.state.draw_counts[c.me] === 0 },
+    { key: "learn_us_s4", cards: { a: "3±2", b: "6±3" }, done: (c) => c.state.version >= 2 },
+    { key: "learn_us_s5", cards: { a: "3±2", b: "5±3" }, done: (c) => c.state.version >= 3 },
+    { key: "learn_us_s6", cards: { a: "5±3", b: "8±1" }, done: (c) => c.state.version >= 4 },
+    { key: "learn_us_s7", cards: { a: "8±1", b: "7±1" }, done: (c) => c.over },
+  ],
+  [SL]: [
+    { key: "learn_sl_s1", cards: { a: "6s", b: "7h" }, done: (c) => top(c, 0) !== "7h" },
+    { key: "learn_sl_s2", cards: { a: "Ah", b: "7h" },
+      done: (c) => c.flags.penalised || top(c, 1) !== "8d" },
+    { key: "learn_sl_s3", cards: { a: "8d", b: "7h" }, done: (c) => top(c, 1) !== "8d" },
+    { key: "learn_sl_s4", cards: { a: "10c" }, done: (c) => top(c, 2) !== "10c" },
+    { key: "learn_sl_s5", cards: { a: "*", b: "4s" },
+      done: (c) => top(c, 2) !== "10c" && !c.state.layouts[c.me].some(([card]) => card === "*") },
+    { key: "learn_sl_s6", cards: { a: "2c" }, done: (c) => top(c, 0) === null },
+    { key: "learn_sl_s7", cards: { a: "Ah", b: "2c" }, done: (c) => top(c, 4) === null },
+    { key: "learn_sl_s8", cards: {}, done: (c) => c.state.reserve_counts[c.me] < 2 },
+    { key: "learn_sl_s9", cards: { a: "10c", b: "10d" }, done: (c) => c.over },
+  ],
+};
+
+function top(c, place) {
+  return c.state.layouts[c.me][place][0];
+}
+
+export function mount(root, app, { game }) {
+  return new LearnPage(root, app, game);
+}
+
+class LearnPage {
+  constructor(root, app, game) {
+    this.app = app;
+    this.game = game;
+    this.mode = "intro"; // intro, tutorial, practice
+    this.step = 0;
+    this.flags = { penalised: false };
+    this.table = null;
+    this.awaiting = null; // the mode whose `create` was sent and whose table is awaited
+    this.started = false; // the practice table was started (by us, once)
+    this.coach = h("div", { class: "coach" });
+    this.box = h("div", { class: "learn-table" });
+    this.el = h("section", { class: "learn learn-page", dataset: { game, mode: "intro" } },
+      this.coach, this.box);
+    root.replaceChildren(this.el);
+    this.offs = [
+      onLang(() => this.render()),
+      net.on("table", (msg) => this.onTable(msg)),
+      net.on("events", (msg) => this.onEvents(msg)),
+      net.on("error", (msg) => {
+        if (this.awaiting && msg.ref == null && !this.table) {
+          this.awaiting = null;
+          this.app.toast(errorText(msg));
+          this.render();
+        }
+      }),
+    ];
+    this.render();
+  }
+
+  unmount() {
+    this.offs.forEach((off) => off());
+    this.table?.unmount();
+  }
+
+  get view() {
+    return this.table?.view ?? null;
+  }
+
+  get over() {
+    return this.view?.phase === "over";
+  }
+
+  // Making the tables ----------------------------------------------------------------------
+
+  create(mode) {
+    this.table?.unmount();
+    this.table = null;
+    this.box.replaceChildren();
+    this.mode = mode;
+    this.awaiting = mode;
+    this.step = 0;
+    this.flags = { penalised: false };
+    this.started = false;
+    this.said = null;
+    const message = mode === "tutorial"
+      ? { type: "create", game: this.game, tutorial: true }
+      : practiceMessage(this.game);
+    if (!net.send(message)) {
+      const off = net.on("welcome", () => { off(); net.send(message); });
+    }
+    this.render();
+  }
+
+  onTable(msg) {
+    if (this.awaiting && !this.table) {
+      this.awaiting = null;
+      this.el.dataset.code = msg.table.code;
+      this.table = table.mount(this.box, this.tableApp(), { code: msg.table.code });
+      this.table.onTable(msg); // the page was made after this message went round
+    }
+    // Our handler runs before the table page's: look once it has taken the message in.
+    queueMicrotask(() => this.check());
+  }
+
+  onEvents(msg) {
+    const me = this.table?.me;
+    if (me == null) return;
+    if (msg.events.some((e) => e.type === "penalised" && e.seat === me)) this.flags.penalised = true;
+    queueMicrotask(() => this.check());
+  }
+
+  // What the table page may ask of the app: it stays on this page, whatever its code.
+  tableApp() {
+    return {
+      myTables: this.app.myTables,
+      toast: (...args) => this.app.toast(...args),
+      go: (path) => this.app.go(path),
+      replace: () => {},
+      onTable: () => {},
+    };
+  }
+
+  // The coach --------------------------------------------------------------------------------
+
+  check() {
+    const view = this.view;
+    if (!view || !this.table) return;
+    const board = this.table.board;
+    if (this.mode === "tutorial" && board && board !== this.quiet) {
+      this.quiet = board; // the tutorial says which card fits: no marks (H brings them back)
+      board.setHints?.(false);
+    }
+    if (this.mode === "practice") {
+      if (!this.started && view.phase === "waiting" && this.table.info?.creator === net.player) {
+        this.started = true;
+        net.send({ type: "start" });
+      }
+      this.renderHints();
+      return;
+    }
+    if (this.mode !== "tutorial" || !view.state) return;
+    const steps = STEPS[this.game];
+    const c = { state: view.state, me: this.table.me ?? 0, flags: this.flags, over: this.over };
+    const before = this.step;
+    while (this.step < steps.length && steps[this.step].done(c)) this.step += 1;
+    const shown = this.coach.querySelector(".coach-text")?.dataset.key;
+    if (this.step !== before || this.over !== this.el.classList.contains("done") || !shown) this.render();
+  }
+
+  render() {
+    this.el.dataset.mode = this.mode;
+    this.el.classList.toggle("done", this.mode === "tutorial" && this.over);
+    const title = GAMES[this.game].title;
+    document.title = `${t("learn_tut_title", { game: title })} · zackzack`;
+    if (this.mode === "intro") {
+      this.coach.replaceChildren();
+      this.box.replaceChildren(this.intro(title));
+      return;
+    }
+    if (this.mode === "practice") {
+      this.coach.replaceChildren(
+        h("div", { class: "coach-main" },
+          h("b", { class: "coach-step", text: t("learn_practice_h") }),
+          h("p", { class: "coach-text", text: t("learn_practice_text") })),
+        h("div", { class: "coach-actions" },
+          this.hintsButton = h("button", {
+            class: "btn btn-small", type: "button", id: "learn-hints",
+            onclick: () => this.toggleHints(),
+          }),
+          h("a", { class: "btn btn-small", href: `/rules/${this.game}`, "data-link": "" },
+            t("learn_rules_link"))));
+      this.renderHints();
+      return;
+    }
+    const steps = STEPS[this.game];
+    if (this.over) {
+      this.coach.replaceChildren(
+        h("div", { class: "coach-main" },
+          h("b", { class: "coach-step", text: `✓ ${t("learn_tut_done_h")}` }),
+          h("p", { class: "coach-text", dataset: { key: "done" } }, this.doneText())),
+        h("div", { class: "coach-actions" },
+          h("button", { class: "btn btn-gold", type: "button", id: "learn-practice",
+            onclick: () => this.create("practice") }, t("learn_practice"), " ", h("kbd", { text: "P" })),
+          h("label", { class: "check small learn-hint-choice" },
+            h("input", { type: "checkbox", id: "learn-hints-choice", checked: store(HINTS_KEY) === "1",
+              onchange: (e) => store(HINTS_KEY, e.target.checked ? "1" : "0") }),
+            t("learn_hints_choice")),
+          h("button", { class: "btn btn-small", type: "button", id: "learn-again",
+            onclick: () => this.create("tutorial") }, t("learn_again"), " ", h("kbd", { text: "A" })),
+          h("a", { class: "btn btn-small", href: `/rules/${this.game}`, "data-link": "" },
+            t("learn_rules_link"), " ", h("kbd", { text: "R" }))));
+      this.say();
+      return;
+    }
+    const step = steps[Math.min(this.step, steps.length - 1)];
+    const cards = Object.fromEntries(Object.entries(step.cards).map(([k, c]) => [k, chip(this.game, c)]));
+    this.coach.replaceChildren(
+      h("div", { class: "coach-main" },
+        h("b", { class: "coach-step", dataset: { step: this.step + 1 },
+          text: t("learn_step_n", { n: this.step + 1, m: steps.length }) }),
+        h("p", { class: "coach-text", dataset: { key: this.table ? step.key : "" } },
+          this.table ? parts(step.key, cards) : t("loading"))),
+      h("div", { class: "coach-progress", "aria-hidden": "true" },
+        steps.map((_, i) => h("span", { class: i < this.step ? "past" : i === this.step ? "now" : "" }))));
+    this.say();
+  }
+
+  // Say a new step (or the end) once, in the page's polite live region (js/live.js).
+  say() {
+    const key = this.coach.querySelector(".coach-text")?.dataset.key;
+    if (!key || key === this.said) return;
+    this.said = key;
+    announce(`${this.coach.querySelector(".coach-step").textContent}: `
+      + this.coach.querySelector(".coach-text").textContent);
+  }
+
+  intro(title) {
+    return h("div", { class: "panel learn-intro" },
+      h("h1", { text: t("learn_tut_title", { game: title }) }),
+      h("p", { text: t(this.game === US ? "learn_tut_intro_us" : "learn_tut_intro_sl") }),
+      h("p", { class: "hint", text: t("learn_tut_how") }),
+      h("div", { class: "learn-actions" },
+        h("button", { class: "btn btn-gold btn-big", type: "button", id: "learn-start",
+          disabled: Boolean(this.awaiting), onclick: () => this.create("tutorial") },
+        t("learn_start"), " ", h("kbd", { text: "Enter" })),
+        h("a", { class: "btn", href: `/rules/${this.game}`, "data-link": "" },
+          t("learn_rules_link"), " ", h("kbd", { text: "R" }))));
+  }
+
+  doneText() {
+    const view = this.view;
+    const me = this.table?.me ?? 0;
+    if (this.game === SL) return t("learn_sl_done");
+    const result = view.results[view.results.length - 1];
+    const tutor = 1 - me;
+    return t("learn_us_done", {
+      n: view.state?.hand_counts?.[tutor] ?? 0, points: result?.scores?.[tutor] ?? 0 });
+  }
+
+  renderHints() {
+    if (!this.hintsButton) return;
+    const on = this.table?.board?.hints ?? store(HINTS_KEY) === "1";
+    this.hintsButton.setAttribute("aria-pressed", String(on));
+    this.hintsButton.replaceChildren(`${on ? "✓" : "○"} ${t("learn_hints")}: ${t(on ? "learn_on" : "learn_off")} `,
+      h("kbd", { text: "H" }));
+  }
+
+  toggleHints() {
+    const board = this.table?.board;
+    if (board?.setHints) toggleHints(board);
+    else store(HINTS_KEY, store(HINTS_KEY) === "1" ? "0" : "1");
+    this.renderHints();
+  }
+
+  // Keys -------------------------------------------------------------------------------------
+
+  key(e) {
+    const k = e.key.toLowerCase();
+    if (this.mode === "intro") {
+      if (k === "enter" && !this.awaiting) this.create("tutorial");
+      else if (k === "r") this.app.go(`/rules/${this.game}`);
+      else return false;
+      return true;
+    }
+    if (this.mode === "practice" && k === "h") {
+      this.toggleHints();
+      return true;
+    }
+    if (this.mode === "tutorial" && this.over) {
+      if (k === "p") this.create("practice");
+      else if (k === "a") this.create("tutorial");
+      else if (k === "r") this.app.go(`/rules/${this.game}`);
+      else return false;
+      return true;
+    }
+    return this.table?.key(e) ?? false;
+  }
+
+  helpKeys() {
+    const own = this.mode === "intro" ? [["Enter", t("learn_start")], ["R", t("learn_rules_link")]]
+      : this.mode === "practice" ? [["H", t("learn_hints")]]
+        : this.over ? [["P", t("learn_practice")], ["A", t("learn_again")], ["R", t("learn_rules_link")]]
+          : [];
+    return [...own, ...(this.table?.helpKeys() ?? [])];
+  }
+}
+
+// The practice table: me against beginner bots (two in Unter Spannung), private, started at once.
+function practiceMessage(game) {
+  const bots = game === US ? 2 : 1;
+  return {
+    type: "create", game, options: {}, private: true,
+    seats: [{ kind: "open" }, ...Array(bots).fill({ kind: "bot", bot: "beginner" })],
+    title: t("learn_practice_title", { game: GAMES[game].title }),
+  };
+}

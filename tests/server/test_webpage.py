@@ -1,0 +1,136 @@
+"""The page as served: every module preloaded (no import waterfall), files versioned and kept.
+
+The preload list is worked out from the ``import`` lines of ``web/js/*.js`` whenever the
+client changes, so a module added today needs no list to be kept by hand; these tests check
+that the real client's modules are all preloaded (or loaded on demand on purpose), that
+nothing imports a module by a second address, and how the files are cached.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from zackzack.server.app import WEB_DIR, Config, create_app
+from zackzack.server.webpage import FOREVER, WebClient, imports
+
+JS = WEB_DIR / "js"
+DYNAMIC = re.compile(r"""\bimport\(\s*["']\./([^"']+)["']\s*\)""")
+
+
+def test_every_module_of_the_client_is_preloaded_or_loaded_on_demand() -> None:
+    built = WebClient(WEB_DIR).current()
+    assert built is not None
+    modules = {f"js/{path.name}" for path in JS.glob("*.js")}
+    on_demand = {f"js/{name}" for path in JS.glob("*.js")
+                 for name in DYNAMIC.findall(path.read_text(encoding="utf-8"))}
+    entry = {"js/app.js"}
+    assert set(built.preloaded) <= modules
+    missing = modules - set(built.preloaded) - entry - on_demand
+    assert not missing, f"neither imported by app.js (at any depth) nor on demand: {missing}"
+    html = built.html.decode()
+    for name in built.preloaded:
+        assert f'<link rel="modulepreload" href="/static/v/{built.version}/{name}">' in html
+    assert html.index("modulepreload") < html.index('<script type="module"')
+
+
+def test_modules_import_each_other_by_relative_address_only() -> None:
+    """A module imported as ``/static/js/x.js`` by one and ``./x.js`` by another would run
+    twice (two addresses, two modules); the page's versioned addresses make that likelier."""
+    for path in JS.glob("*.js"):
+        for specifier in imports(path.read_text(encoding="utf-8")):
+            assert specifier.startswith("./") and specifier.endswith(".js"), (path.name, specifier)
+            assert (JS / specifier).resolve().is_file(), (path.name, specifier)
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Path:
+    """A small client: app.js imports a.js (over several lines) which imports b.js; c.js is
+    loaded on demand."""
+    folder = tmp_path / "web"
+    (folder / "js").mkdir(parents=True)
+    (folder / "css").mkdir()
+    (folder / "index.html").write_text(
+        '<!doctype html><title>zackzack</title>\n<link rel="stylesheet" href="/static/css/x.css">'
+        '\n<script type="module" src="/static/js/app.js"></script>')
+    (folder / "css" / "x.css").write_text("body { color: red; }\n" * 100)
+    (folder / "js" / "app.js").write_text(
+        'import {\n  a,\n} from "./a.js";\nconst later = () => import("./c.js");\n')
+    (folder / "js" / "a.js").write_text('export { b as a } from "./b.js";\n')
+    (folder / "js" / "b.js").write_text("export const b = 1;\n")
+    (folder / "js" / "c.js").write_text("export const c = 1;\n")
+    return folder
+
+
+@pytest.fixture
+def client(tmp_path: Path, web: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Config(db=str(tmp_path / "z.db"), web_dir=web))) as test_client:
+        yield test_client
+
+
+def version_of(page: str) -> str:
+    found = re.search(r"/static/v/([0-9a-f]+)/js/app\.js", page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def test_the_page_preloads_the_imported_modules_under_the_current_version(
+        client: TestClient) -> None:
+    response = client.get("/")
+    assert response.headers["cache-control"] == "no-cache"
+    page = response.text
+    version = version_of(page)
+    links = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
+    assert links == [f"/static/v/{version}/js/a.js", f"/static/v/{version}/js/b.js"]
+    assert f'href="/static/v/{version}/css/x.css"' in page
+    for url in (*links, f"/static/v/{version}/js/app.js", f"/static/v/{version}/css/x.css"):
+        file = client.get(url)
+        assert file.status_code == 200 and file.headers["cache-control"] == FOREVER
+    assert client.get("/", headers={"If-None-Match": response.headers["etag"]}).status_code == 304
+
+
+def test_versioned_files_are_compressed_once_and_revalidate(client: TestClient) -> None:
+    version = version_of(client.get("/").text)
+    css = client.get(f"/static/v/{version}/css/x.css", headers={"Accept-Encoding": "gzip"})
+    assert css.headers["content-encoding"] == "gzip" and css.text.startswith("body")
+    assert css.headers["content-type"].startswith("text/css")
+    raw = client.get(f"/static/v/{version}/css/x.css", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in raw.headers and raw.content.startswith(b"body")
+    again = client.get(f"/static/v/{version}/css/x.css",
+                       headers={"If-None-Match": css.headers["etag"]})
+    assert again.status_code == 304
+    assert client.get(f"/static/v/{version}/js/nothing.js").status_code == 404
+    assert client.get(f"/static/v/{version}/../../z.db").status_code == 404
+
+
+def test_plain_and_old_addresses_are_always_revalidated(client: TestClient) -> None:
+    plain = client.get("/static/js/app.js")
+    assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
+    old = client.get("/static/v/0123456789ab/js/app.js")
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+
+
+def test_a_changed_client_is_served_as_it_is_now(client: TestClient, web: Path) -> None:
+    before = client.get("/").text  # (new file, new size: noticed even on coarse clocks)
+    (web / "js" / "d.js").write_text("export const d = 1;\n")
+    (web / "js" / "b.js").write_text('import { d } from "./d.js";\nexport const b = d;\n')
+    after = client.get("/").text
+    version = version_of(after)
+    assert version != version_of(before)
+    assert f'<link rel="modulepreload" href="/static/v/{version}/js/d.js">' in after
+    file = client.get(f"/static/v/{version}/js/b.js")
+    assert "./d.js" in file.text and file.headers["cache-control"] == FOREVER
+
+
+def test_a_file_changed_after_the_page_is_not_kept_under_its_version(client: TestClient,
+                                                                     web: Path) -> None:
+    version = version_of(client.get("/").text)
+    (web / "js" / "b.js").write_text("export const b = 2; // changed after the page\n")
+    file = client.get(f"/static/v/{version}/js/b.js")
+    assert "changed" in file.text and file.headers["cache-control"] == "no-cache"
+    fresh = client.get(f"/static/v/{version_of(client.get('/').text)}/js/b.js")
+    assert "changed" in fresh.text and fresh.headers["cache-control"] == FOREVER
