@@ -168,6 +168,12 @@ def test_schnelllauf_asks_for_the_pile_only_when_there_is_a_choice(
                       ".includes('Karo 8: auf welchen Stapel? Q links, W rechts')")
     assert anna.locator(PLACE.format(0) + ".selected").count() == 1
     shot(anna, f"board_sl_which_pile_{size}")
+    # A language switch while asking asks again, in the new words.
+    anna.keyboard.press("Shift+L")
+    wait_until(lambda: "To which pile?" in prompt_text(anna))
+    assert asking(anna)
+    anna.keyboard.press("Shift+L")
+    wait_until(lambda: "Auf welchen Stapel?" in prompt_text(anna))
     anna.keyboard.press("Escape")
     wait_until(lambda: not asking(anna))
     assert prompt_text(anna).strip() == ""

@@ -230,6 +230,8 @@ class TablePage {
       this.renderMissing();
       return;
     }
+    // A question the board was asking (Schnelllauf: which pile?) is asked again, in the new words.
+    const choice = this.board?.choice ?? null;
     if (this.board) {
       this.board.destroy();
       this.board = null;
@@ -239,6 +241,7 @@ class TablePage {
     delete this.announce.dataset.due;
     this.renderAll();
     this.renderFeed();
+    if (choice && this.board?.choose) this.board.choose(choice);
   }
 
   // Rendering ---------------------------------------------------------------------------
