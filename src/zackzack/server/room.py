@@ -282,9 +282,13 @@ class Room:
         """Who is here: looking at the table, or gone for less than ``reconnect_grace``."""
         return {viewer.player for viewer in self.viewers} | set(self._leaving)
 
+    def people(self) -> set[Player]:
+        """The people holding the table's seats."""
+        return {seat.player for seat in self.seats if seat.player is not None}
+
     def people_away(self) -> bool:
         """Whether the table has people's seats and none of those people is here."""
-        people = {seat.player for seat in self.seats if seat.player is not None}
+        people = self.people()
         return bool(people) and not people & self.present()
 
     @property
@@ -292,8 +296,7 @@ class Room:
         """Nobody the table is for is here (the lobby does not list it): none of the people
         holding its seats, or, at a table of bots only, nobody at all. The room lives on for
         its people's return until ``Timing.idle``."""
-        present = self.present()
-        people = {seat.player for seat in self.seats if seat.player is not None}
+        present, people = self.present(), self.people()
         return not (people & present if people else present)
 
     def _pause_or_resume(self) -> None:
