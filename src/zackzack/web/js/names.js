@@ -22,7 +22,11 @@ export function rename(name) {
   if (!clean) return false;
   store("zz.name", clean);
   store("zz.named", "1");
-  net.send({ type: "rename", name: clean });
+  // Between a hello and its welcome nothing can be sent: say it as soon as the welcome is in
+  // (before a `create` waiting for the same welcome, which is registered after this).
+  if (!net.send({ type: "rename", name: clean })) {
+    const off = net.on("welcome", () => { off(); net.send({ type: "rename", name: store("zz.name") }); });
+  }
   return true;
 }
 
