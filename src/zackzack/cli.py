@@ -12,6 +12,7 @@ from zackzack import __version__
 COMMANDS: dict[str, str] = {
     "demo": "zackzack.demo",
     "play": "zackzack.tui.cli",
+    "ratings": "zackzack.ratings_cli",
     "replay": "zackzack.replay_cli",
     "serve": "zackzack.server.cli",
     "simulate": "zackzack.sim.cli",

@@ -10,6 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import argon2
+
 from zackzack.clock import VirtualClock
 from zackzack.games import unter_spannung as us
 from zackzack.server.botmaker import Bots
@@ -19,6 +21,9 @@ from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
 from zackzack.store import Store
 from zackzack.table import LIVE, Settings
+
+QUICK_HASHER = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""Argon2 with small costs: the tests hash many passwords (the server keeps the defaults)."""
 
 
 class Client:
@@ -101,7 +106,7 @@ class World:
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
-        self.identities = Identities(self.store)
+        self.identities = Identities(self.store, time=self.clock.time, hasher=QUICK_HASHER)
         self.lobby = Lobby(clock=self.clock, store=self.store, bots=Bots(),
                            settings=self.settings, timing=self.timing, limits=self.limits)
 

@@ -1,7 +1,7 @@
 """Every error code the server can send is documented and has words in both languages.
 
 The codes are read from the code itself (every ``ProtocolError``, ``Error``, ``Ack`` and API
-``_error`` with a literal code, and every refusal in ``games/errors.py``) and from
+``error_response`` with a literal code, and every refusal in ``games/errors.py``) and from
 docs/protocol.md; the words from ``web/js/i18n.js``, as text. A new code without a line in
 the docs or without an English and a German sentence fails here.
 """
@@ -42,7 +42,7 @@ def sent_codes() -> set[str]:
                 found.append(_literal(node.args[0]))
             if name in ("Error", "Ack"):
                 found += [_literal(k.value) for k in node.keywords if k.arg == "code"]
-            if name == "_error" and len(node.args) > 1:
+            if name == "error_response" and len(node.args) > 1:
                 found.append(_literal(node.args[1]))
             codes.update(code for code in found if code)
     return codes

@@ -1,56 +1,23 @@
-"""The store on PostgreSQL: a throwaway local server (Debian's ``postgresql``) for this module.
-
-The server runs as the ``postgres`` user (PostgreSQL refuses root) on a Unix socket only.
-"""
+"""The store on PostgreSQL: a throwaway local server (``tests/pg.py``) for this module."""
 
 from __future__ import annotations
 
-import glob
-import os
-import pwd
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from pg import postgres_server
 from server.kit import World, play_out, two_at_a_table
 from zackzack.matchlog import replay
 from zackzack.store import Status, Store
 from zackzack.table import Settings
 
 
-def postgres_bin(name: str) -> str:
-    """A PostgreSQL server program (Debian keeps them out of ``PATH``)."""
-    found = shutil.which(name) or next(iter(sorted(
-        glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None)
-    assert found, f"{name} is missing: scripts/test.sh installs Debian's postgresql"
-    return found
-
-
 @pytest.fixture(scope="module")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL server: the URL of its database."""
-    folder = Path(tempfile.mkdtemp(prefix="zackzack-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        user = pwd.getpwnam("postgres")
-        os.chown(folder, user.pw_uid, user.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = folder / "data"
-    subprocess.run([*as_user, postgres_bin("initdb"), "-D", str(data), "-A", "trust",
-                    "-U", "zackzack", "--no-sync"], check=True, capture_output=True)
-    subprocess.run([*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
-                    str(folder / "log"), "-o", f"-k {folder} -c listen_addresses='' "
-                    "-c fsync=off", "start"], check=True, capture_output=True)
-    try:
-        yield f"postgresql+psycopg2://zackzack@/postgres?host={folder}"
-    finally:
-        subprocess.run([*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with postgres_server() as url:
+        yield url
 
 
 def test_matches_are_stored_and_restored_on_postgresql(pg_url: str) -> None:

@@ -93,7 +93,9 @@ def test_start_needs_every_seat_filled_and_every_person_ready(world: World) -> N
     anna.send(type="seat", seat=1, kind="bot", bot="Normal")
     assert anna.table["seats"][1] == {"kind": "bot", "name": "Bot (normal)", "player": None,
                                       "bot": "normal", "connected": True, "ready": True,
-                                      "lag": None}
+                                      "lag": None, "rating": None, "provisional": False}
+    assert anna.table["seats"][0]["rating"] == 1000  # a newcomer, shown with "?"
+    assert anna.table["seats"][0]["provisional"] is True
     assert anna.error(type="start") == "not_ready"  # Ben is not ready
     ben.send(type="ready", ready=True)
     anna.send(type="start")  # Anna's own start counts as her ready

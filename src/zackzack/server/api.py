@@ -30,15 +30,18 @@ class BadQuery(ValueError):
     """A query parameter that is not what the API accepts."""
 
 
-def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+def json_response(data: Any, status: int = 200,
+                  headers: dict[str, str] | None = None) -> Response:
+    """``data`` as a JSON response."""
     return Response(msgspec.json.encode(data), status, headers, media_type="application/json")
 
 
-def _error(status: int, code: str, reason: str) -> Response:
-    return _json({"error": code, "reason": reason}, status)
+def error_response(status: int, code: str, reason: str) -> Response:
+    """A refusal: ``{"error": code, "reason": reason}`` with HTTP ``status``."""
+    return json_response({"error": code, "reason": reason}, status)
 
 
-def _answering(handler: Handler) -> Handler:
+def answering(handler: Handler) -> Handler:
     """``handler``, answering a failure (a bug, the database gone) as JSON with a code like
     every other API error, not as a bare "Internal Server Error" page."""
 
@@ -48,12 +51,13 @@ def _answering(handler: Handler) -> Handler:
             return await handler(request)
         except Exception:
             log.exception("%s failed", request.url.path)
-            return _error(500, "internal", "the server failed; try again")
+            return error_response(500, "internal", "the server failed; try again")
 
     return guarded
 
 
-def _whole(request: Request, name: str, low: int, high: int, default: int) -> int:
+def whole(request: Request, name: str, low: int, high: int, default: int) -> int:
+    """The query parameter ``name``: a whole number from ``low`` to ``high`` (``BadQuery``)."""
     text = request.query_params.get(name)
     if text is None:
         return default
@@ -70,18 +74,18 @@ def _store(request: Request) -> Store:
 async def list_matches(request: Request) -> Response:
     """``GET /api/matches``: finished public matches, newest first."""
     try:
-        limit = _whole(request, "limit", 1, 100, 50)
-        offset = _whole(request, "offset", 0, 10**9, 0)
+        limit = whole(request, "limit", 1, 100, 50)
+        offset = whole(request, "offset", 0, 10**9, 0)
     except BadQuery as error:
-        return _error(400, "bad_field", str(error))
+        return error_response(400, "bad_field", str(error))
     game, player = request.query_params.get("game"), request.query_params.get("player")
     records, total = await run_in_threadpool(_store(request).matches, limit=limit,
                                              offset=offset, game=game, player=player)
-    return _json({"matches": [record.to_json() for record in records], "total": total})
+    return json_response({"matches": [record.to_json() for record in records], "total": total})
 
 
 def _missing(match_id: str) -> Response:
-    return _error(404, "no_such_match", f"there is no finished match {match_id!r}")
+    return error_response(404, "no_such_match", f"there is no finished match {match_id!r}")
 
 
 async def one_match(request: Request) -> Response:
@@ -95,9 +99,11 @@ async def one_match(request: Request) -> Response:
         if record is None:
             return None
         data = record.to_json()
-        log = store.log(match_id)
-        bots = [seat.bot for seat in sorted(record.seats, key=lambda seat: seat.seat)]
-        data["stats"] = None if log is None else stats_json(match_stats(log), bots)
+        data["stats"] = record.stats
+        if record.stats is None:  # stored before matches kept their statistics: replay
+            log = store.log(match_id)
+            bots = [seat.bot for seat in sorted(record.seats, key=lambda seat: seat.seat)]
+            data["stats"] = None if log is None else stats_json(match_stats(log), bots)
         data["rounds"] = [round_.to_json() for round_ in record.rounds]
         return data
 
@@ -106,7 +112,7 @@ async def one_match(request: Request) -> Response:
         return _missing(match_id)
     data["links"] = {"log": f"/api/matches/{match_id}/log",
                      "replay": f"/api/matches/{match_id}/replay"}
-    return _json(data)
+    return json_response(data)
 
 
 async def match_log(request: Request) -> Response:
@@ -116,7 +122,7 @@ async def match_log(request: Request) -> Response:
     if data is None:
         return _missing(match_id)
     name = "zackzack-" + "".join(c for c in match_id if c.isalnum() or c in "-_") + ".json"
-    return _json(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return json_response(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 async def match_replay(request: Request) -> Response:
@@ -132,7 +138,7 @@ async def match_replay(request: Request) -> Response:
         return replay_json(match_id, log, record.result)
 
     data = await run_in_threadpool(build)
-    return _missing(match_id) if data is None else _json(data)
+    return _missing(match_id) if data is None else json_response(data)
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -143,9 +149,9 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 routes = [
-    Route("/api/matches", _answering(list_matches)),
-    Route("/api/matches/{id}", _answering(one_match)),
-    Route("/api/matches/{id}/log", _answering(match_log)),
-    Route("/api/matches/{id}/replay", _answering(match_replay)),
+    Route("/api/matches", answering(list_matches)),
+    Route("/api/matches/{id}", answering(one_match)),
+    Route("/api/matches/{id}/log", answering(match_log)),
+    Route("/api/matches/{id}/replay", answering(match_replay)),
     Route("/healthz", healthz),
 ]

@@ -1,8 +1,8 @@
 """The ASGI app: the web client, the JSON API and the websocket ``/ws``, around one lobby.
 
 >>> app = create_app(Config(db="sqlite:///:memory:"))
->>> sorted(route.path for route in app.routes if hasattr(route, "path"))[:3]
-['/', '/api/matches', '/api/matches/{id}']
+>>> sorted(route.path for route in app.routes if hasattr(route, "path"))[:4]
+['/', '/api/account', '/api/account/claim', '/api/account/delete']
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import zackzack
-from zackzack.server import api, memory
+from zackzack.server import accounts, api, memory, standings
 from zackzack.server.connection import Connection
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
@@ -226,7 +226,7 @@ async def serve_websocket(websocket: WebSocket) -> None:
 
 async def index(request: Request) -> Response:
     """The single-page client for ``/``, ``/t/{code}``, ``/matches``, ``/matches/{id}``,
-    ``/rules/{game}`` and ``/learn/{game}``."""
+    ``/rules/{game}``, ``/learn/{game}``, ``/leaderboard[/{game}]`` and ``/players/{name}``."""
     client: WebClient = request.app.state.web  # modules preloaded, files versioned (webpage)
     page = client.current()
     if page is None:
@@ -289,7 +289,7 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
         loop = asyncio.get_running_loop()
         lobby = Lobby(clock=loop, store=own, bots=bots or default_bots(),
                       settings=config.settings, timing=config.timing, limits=config.limits)
-        identities = Identities(own, config.limits.connections_per_player)
+        identities = Identities(own, config.limits.connections_per_player, config.limits)
         server = app.state.server = Server(config, own, identities, lobby)
         lobby.restore(identities.known)
         tasks = [asyncio.create_task(_sweep(lobby, config.timing.sweep_every)),
@@ -350,7 +350,12 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         Route("/matches/{id}", index),
         Route("/rules/{game}", index),
         Route("/learn/{game}", index),
+        Route("/leaderboard", index),
+        Route("/leaderboard/{game}", index),
+        Route("/players/{name}", index),
         *api.routes,
+        *accounts.routes,
+        *standings.routes,
         WebSocketRoute("/ws", serve_websocket),
         Mount("/static/v", VersionedStatic(web)),
         Mount("/static", Static(directory=config.web_dir, check_dir=False), name="static"),

@@ -1,19 +1,32 @@
 """Who is who: a private token proves a player; the public id and name are what others see.
 
-Tokens come from ``secrets``, are stored only as their SHA-256 hash, compared with
-``hmac.compare_digest``, and never logged or sent to anyone but their owner.
+Tokens come from ``secrets``, are stored only as their SHA-256 hash, compared by that hash,
+and never logged or sent to anyone but their owner. A guest has one token; a player who
+claimed their name with a password gets one more at each sign-in, on each device.
+Passwords are hashed with Argon2id (``argon2-cffi``) and never kept or logged in clear;
+sign-in attempts are limited per name and per address.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
+import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import argon2
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from zackzack.server.limits import AddressBuckets, Limits
+from zackzack.server.names import KEY_CHARS, name_key
 from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
-from zackzack.store import PlayerRecord, Store
+from zackzack.store import NameTaken, PlayerRecord, Store
+
+PASSWORD_CHARS = (8, 128)
+"""The shortest and the longest password accepted."""
+DELETED_NAME = "—"
+"""What a deleted player's seat shows while a live table still holds it."""
 
 
 @dataclass(slots=True, eq=False)
@@ -22,6 +35,8 @@ class Player:
 
     id: str
     name: str
+    claimed: bool = False
+    """The name is theirs (with a password): unique, and they can sign in elsewhere."""
 
 
 def token_hash(token: str) -> str:
@@ -29,48 +44,114 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Identities:
-    """The players, cached while the server runs; a token is ``<public id>.<secret>``."""
+def new_token(player_id: str) -> str:
+    """A fresh private token of ``player_id``: ``<public id>.<secret>``."""
+    return f"{player_id}.{secrets.token_urlsafe(32)}"
 
-    def __init__(self, store: Store, connections_per_player: int = 0) -> None:
+
+def check_password(password: str) -> str:
+    """``password`` if its length is acceptable, else ``ProtocolError`` (``bad_field``)."""
+    low, high = PASSWORD_CHARS
+    if not low <= len(password) <= high:
+        raise ProtocolError("bad_field", f"a password is {low} to {high} characters")
+    return password
+
+
+class TooManyAttempts(ProtocolError):
+    """Sign-in attempts beyond the limits; ``retry_after`` seconds until the next one."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("too_many_attempts",
+                         f"too many sign-in attempts; try again in {retry_after} s")
+        self.retry_after = retry_after
+
+
+def _key(name: str) -> str:
+    """The key a claimed ``name`` is unique by (``bad_field`` if it is too long to store)."""
+    key = name_key(name)
+    if len(key) > KEY_CHARS:
+        raise ProtocolError("bad_field", "this name is too long once its characters are "
+                            "written plainly; choose a simpler one")
+    return key
+
+
+class Identities:
+    """The players, cached while the server runs, and their accounts."""
+
+    def __init__(self, store: Store, connections_per_player: int = 0,
+                 limits: Limits = Limits(), time: Callable[[], float] | None = None,
+                 hasher: argon2.PasswordHasher | None = None) -> None:
         self.store = store
         self.connections_per_player = connections_per_player
         self.online: dict[Player, int] = {}
-        self._players: dict[str, tuple[Player, str]] = {}
+        self.hasher = hasher or argon2.PasswordHasher()
+        self._players: dict[str, Player] = {}
+        self._tokens: dict[str, Player] = {}
+        """Token hashes seen while the server runs, with their player."""
+        clock = time or store.wall
+        self._by_name = AddressBuckets(limits.sign_ins_per_name_rate, limits.sign_ins_per_name,
+                                       clock)
+        self._by_address = AddressBuckets(limits.sign_ins_per_address_rate,
+                                          limits.sign_ins_per_address, clock)
+        self._dummy: str | None = None
+        """Verified against when a name is unknown, so that the answer takes as long."""
+
+    # Who is this -------------------------------------------------------------------------
 
     def hello(self, token: str | None, name: str,
               admit: Callable[[], object] = lambda: None) -> tuple[Player, str]:
         """The player with ``token`` (a new one if unknown or ``None``) and their token; the
         player counts as online (once more) until :meth:`gone`. ``admit`` is called before a
-        new player is made and may refuse it (``ProtocolError``: nothing is made)."""
+        new player is made and may refuse it (``ProtocolError``: nothing is made). A guest's
+        ``name`` becomes theirs unless it passes for a claimed player's; a claimed player's
+        name changes only by ``rename``."""
         name = clean_text(name, NAME_CHARS, "a name")
-        player = self._find(token) if token else None
+        player = self.by_token(token) if token else None
         if player is not None and 0 < self.connections_per_player <= self.online.get(player, 0):
             raise ProtocolError("too_many_connections", f"you are connected "
                                 f"{self.connections_per_player} times already; close one")
         if player is None or token is None:
             admit()
+            if name and self._claimed_by_other(name, None):
+                name = ""
             record = PlayerRecord("p_" + secrets.token_urlsafe(6),
                                   name or f"Gast {secrets.randbelow(9000) + 1000}")
-            token = f"{record.id}.{secrets.token_urlsafe(32)}"
+            token = new_token(record.id)
             self.store.add_player(record, token_hash(token))
-            player = Player(record.id, record.name)
-            self._players[player.id] = (player, token_hash(token))
-        elif name and name != player.name:
+            player = self._players[record.id] = Player(record.id, record.name)
+            self._tokens[token_hash(token)] = player
+        elif name and name != player.name and not player.claimed \
+                and not self._claimed_by_other(name, player):
             self.store.rename_player(player.id, name)
             player.name = name
         self.online[player] = self.online.get(player, 0) + 1
         return player, token
 
-    def rename(self, player: Player, name: str) -> str:
-        """Call ``player`` ``name`` (checked and tidied as at hello; empty is refused)."""
-        name = clean_text(name, NAME_CHARS, "a name")
-        if not name:
-            raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
-        if name != player.name:
-            self.store.rename_player(player.id, name)
-            player.name = name
-        return name
+    def by_token(self, token: str) -> Player | None:
+        """The player whose token this is, if it is one."""
+        digest = token_hash(token)
+        player = self._tokens.get(digest)
+        if player is None:
+            record = self.store.find_token(digest)
+            if record is None or record.deleted:
+                return None
+            player = self._tokens[digest] = self._cached(record)
+        return player
+
+    def known(self, player_id: str) -> Player | None:
+        """The player with public id ``player_id``, if the store knows them."""
+        if player_id not in self._players:
+            record = self.store.find_player(player_id)
+            if record is None:
+                return None
+            self._cached(record)
+        return self._players[player_id]
+
+    def _cached(self, record: PlayerRecord) -> Player:
+        player = self._players.get(record.id)
+        if player is None:
+            player = self._players[record.id] = Player(record.id, record.name, record.claimed)
+        return player
 
     def gone(self, player: Player) -> None:
         """One connection of ``player`` closed."""
@@ -78,20 +159,113 @@ class Identities:
         if left:
             self.online[player] = left
 
-    def known(self, player_id: str) -> Player | None:
-        """The player with public id ``player_id``, if the store knows them."""
-        if player_id not in self._players:
-            found = self.store.find_player(player_id)
-            if found is None:
-                return None
-            record, digest = found
-            self._players[player_id] = (Player(record.id, record.name), digest)
-        return self._players[player_id][0]
+    # Names --------------------------------------------------------------------------------
 
-    def _find(self, token: str) -> Player | None:
-        """The token's player: looked up by the public part, proved by the secret one."""
-        player_id = token.partition(".")[0]
-        if self.known(player_id) is None:
-            return None
-        player, digest = self._players[player_id]
-        return player if hmac.compare_digest(digest, token_hash(token)) else None
+    def _claimed_by_other(self, name: str, player: Player | None) -> bool:
+        found = self.store.account(name_key(name))
+        return found is not None and (player is None or found[0].id != player.id)
+
+    def rename(self, player: Player, name: str) -> str:
+        """Call ``player`` ``name`` (checked and tidied as at hello; empty is refused). A name
+        that passes for a claimed player's is ``name_taken``; a claimed player's new name is
+        unique in the same way."""
+        name = clean_text(name, NAME_CHARS, "a name")
+        if not name:
+            raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
+        if name == player.name:
+            return name
+        if self._claimed_by_other(name, player):
+            raise ProtocolError("name_taken", "that name (or one that looks like it) is taken")
+        try:
+            self.store.rename_player(player.id, name, _key(name) if player.claimed else None)
+        except NameTaken:
+            raise ProtocolError("name_taken", "that name (or one that looks like it) is taken") \
+                from None
+        player.name = name
+        return name
+
+    # Accounts (the password work runs in a worker thread: the callers are async) -----------
+
+    def claim(self, player: Player, name: str, password: str) -> None:
+        """Make ``name`` ``player``'s own, with ``password``; their token, matches and ratings
+        stay theirs. Slow (hashing): call it from a worker thread."""
+        if player.claimed:
+            raise ProtocolError("already_claimed", f"you have claimed the name {player.name!r}")
+        name = clean_text(name, NAME_CHARS, "a name")
+        if not name:
+            raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
+        digest = self.hasher.hash(check_password(password))
+        if self._claimed_by_other(name, player):
+            raise ProtocolError("name_taken", "that name (or one that looks like it) is taken")
+        try:
+            self.store.claim(player.id, name, _key(name), digest)
+        except NameTaken:
+            raise ProtocolError("name_taken", "that name (or one that looks like it) is taken") \
+                from None
+        player.name, player.claimed = name, True
+
+    def throttle(self, name: str, address: str) -> None:
+        """Count a sign-in attempt for ``name`` from ``address``, or refuse it
+        (``too_many_attempts``, with the seconds to wait in the reason)."""
+        key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
+        for buckets, who in ((self._by_address, address), (self._by_name, key)):
+            if who and buckets.burst and not buckets.take(who):
+                raise TooManyAttempts(math.ceil(buckets.wait(who)))
+
+    def sign_in(self, name: str, password: str) -> tuple[Player, str]:
+        """The claimed player called ``name`` and a new token for this device, if
+        ``password`` is theirs (``wrong_password`` otherwise, for an unknown name too). Slow:
+        call it from a worker thread after :meth:`throttle`."""
+        name = clean_text(name, NAME_CHARS, "a name")
+        found = self.store.account(name_key(name)) if name else None
+        if found is None and self._dummy is None:
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        record, digest = found if found is not None else (None, self._dummy or "")
+        try:
+            self.hasher.verify(digest, password)
+        except (VerificationError, InvalidHashError):
+            record = None
+        if record is None:
+            raise ProtocolError("wrong_password", "the name or the password is wrong")
+        if self.hasher.check_needs_rehash(digest):
+            self.store.set_password_hash(record.id, self.hasher.hash(password))
+        player = self._cached(record)
+        player.name, player.claimed = record.name, True
+        token = new_token(player.id)
+        self.store.add_token(player.id, token_hash(token))
+        self._tokens[token_hash(token)] = player
+        return player, token
+
+    def sign_out(self, token: str, everywhere: bool) -> list[str]:
+        """Forget ``token`` (``everywhere``: every token of its player); the hashes dropped."""
+        player = self.by_token(token)
+        if player is None:
+            raise ProtocolError("bad_token", "this token is not known (signed out already?)")
+        digest = token_hash(token)
+        if everywhere:
+            dropped = self.store.drop_tokens(player.id)
+        else:
+            self.store.drop_token(digest)
+            dropped = [digest]
+        for gone in dropped:
+            self._tokens.pop(gone, None)
+        return dropped
+
+    def verify(self, player: Player, password: str) -> None:
+        """Raise ``wrong_password`` unless ``password`` is claimed ``player``'s. Slow."""
+        found = self.store.account(name_key(player.name)) if player.claimed else None
+        try:
+            if found is None or found[0].id != player.id:
+                raise VerificationError
+            self.hasher.verify(found[1], password)
+        except (VerificationError, InvalidHashError):
+            raise ProtocolError("wrong_password", "the password is wrong") from None
+
+    def delete(self, player: Player) -> None:
+        """Delete ``player``'s account: name, password and tokens gone; past matches show a
+        neutral deleted player; live tables show a dash until they close."""
+        self.store.delete_player(player.id)
+        for digest in [d for d, p in self._tokens.items() if p is player]:
+            del self._tokens[digest]
+        self._players.pop(player.id, None)
+        player.name, player.claimed = DELETED_NAME, False

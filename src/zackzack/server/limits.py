@@ -46,6 +46,14 @@ class Limits:
     (one more: ``too_many_new_players``; 0: no limit)."""
     new_players_rate: float = 0.2
     """New players per second one address may make on average after the burst."""
+    sign_ins_per_name: int = 5
+    """Sign-in attempts for one name at once (one more: ``too_many_attempts``; 0: no limit)."""
+    sign_ins_per_name_rate: float = 1 / 60
+    """Sign-in attempts per second for one name on average after those: one a minute."""
+    sign_ins_per_address: int = 20
+    """Sign-in attempts from one address at once, whatever the names (0: no limit)."""
+    sign_ins_per_address_rate: float = 0.1
+    """Sign-in attempts per second from one address on average after those."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

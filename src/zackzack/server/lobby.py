@@ -18,11 +18,13 @@ from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
 from zackzack.matchlog import restore
 from zackzack.race import REACTION_MS
+from zackzack.ratings import rated_options_problem
 from zackzack.server import tutorial
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.limits import AddressBuckets, Limits
 from zackzack.server.logs import event
+from zackzack.server.matchmaking import Matchmaker
 from zackzack.server.protocol import (
     TITLE_CHARS,
     Create,
@@ -33,6 +35,7 @@ from zackzack.server.protocol import (
     clean_text,
     encode,
 )
+from zackzack.server.ratingbook import RatingBook
 from zackzack.server.room import RECONNECT_GRACE, BotMaker, Room, Seat, SeatKind, Viewer
 from zackzack.store import Status, Store
 from zackzack.table import LIVE, Phase, Settings, Table
@@ -83,6 +86,10 @@ class Lobby:
         self.clock, self.store, self.bots = clock, store, bots
         self.settings, self.timing, self.limits = settings, timing, limits
         self.journal = Journal(store, clock)
+        self.ratings = RatingBook(store)
+        """The people's ratings (every room reads and updates this one)."""
+        self.matchmaker = Matchmaker(self)
+        """The queues of people who want a rated game (``server/matchmaking.py``)."""
         self.rooms: dict[str, Room] = {}
         self.subscribers: dict[Viewer, int] = {}
         """Who gets the list, with the version of it each was sent last."""
@@ -184,6 +191,12 @@ class Lobby:
                 for room in self.rooms.values()
                 if (seat := room.seat_of(player)) is not None and not room.tutorial]
 
+    def player_changed(self, player: Player) -> None:
+        """``player``'s name (or account) changed: every table where they sit shows it."""
+        for room in list(self.rooms.values()):
+            if room.seat_of(player) is not None:
+                room.changed()
+
     def subscribed(self, viewer: Viewer) -> bool:
         """Whether ``viewer`` gets the list."""
         return viewer in self.subscribers
@@ -223,12 +236,20 @@ class Lobby:
                 if spec.bot is None:
                     raise ProtocolError("bad_field", f"seats[{i}]: a bot seat needs a bot")
                 seats.append(Seat(SeatKind.BOT, bot=self.check_bot(spec.bot, rules.INFO.name)))
+        if request.rated:
+            problem = rated_options_problem(rules.INFO.name, rules.options_to_json(options))
+            if any(seat.kind is SeatKind.BOT for seat in seats):
+                problem = "a rated table seats people only: leave every seat open"
+            elif not request.compensation:
+                problem = "a rated table judges close races with lag compensation"
+            if problem is not None:
+                raise ProtocolError("bad_options", problem)
         title = clean_text(request.title or "", TITLE_CHARS, "a title")
         settings = self.settings if request.compensation else replace(self.settings,
                                                                           compensation_ms=0)
         room = self._open(rules.INFO.name, options, seats, viewer.player,
                           title or f"{rules.INFO.title} · {viewer.player.name}", request.private,
-                          settings)
+                          settings, rated=request.rated)
         if any(seat.kind is SeatKind.OPEN for seat in seats):
             room.join(viewer, None)
         else:
@@ -243,26 +264,29 @@ class Lobby:
             raise ProtocolError("bad_bot", str(error)) from None
 
     def _open(self, game: str, options: object, seats: list[Seat], creator: Player,
-              title: str, private: bool, settings: Settings | None = None) -> Room:
+              title: str, private: bool, settings: Settings | None = None,
+              rated: bool = False) -> Room:
         length = PRIVATE_CODE_LENGTH if private else CODE_LENGTH
         code = new_code(length)
         while code in self.rooms:
             code = new_code(length)
         room = self._room(code, game, options, seats, creator, title, private,
-                          settings=settings)
+                          settings=settings, rated=rated)
         event("table_created", code=code, game=game, private=private, creator=creator.id,
-              seats=[seat.kind.value for seat in seats])
+              seats=[seat.kind.value for seat in seats], rated=rated)
         return room
 
     def _room(self, code: str, game: str, options: object, seats: list[Seat], creator: Player,
               title: str, private: bool, table: Table | None = None,
-              settings: Settings | None = None, tutorial: bool = False) -> Room:
+              settings: Settings | None = None, tutorial: bool = False,
+              rated: bool = False) -> Room:
         room = Room(code=code, rules=GAMES[game], options=options, seats=seats, creator=creator,
                     title=title, private=private, clock=self.clock,
                     settings=settings or self.settings,
                     store=self.store, journal=self.journal, bots=self.bots,
                     on_change=self._changed, table=table,
-                    reconnect_grace=self.timing.reconnect_grace, tutorial=tutorial)
+                    reconnect_grace=self.timing.reconnect_grace, tutorial=tutorial,
+                    rated=rated, ratings=self.ratings)
         self.rooms[code] = room
         self._changed(room)
         return room
@@ -320,7 +344,7 @@ class Lobby:
         creator = next((s.player for s in seats if s.player is not None), Player("", ""))
         table = restore(match_log, self.clock)
         room = self._room(record.code, record.game, match_log.options, seats, creator,
-                          record.title, record.private, table)
+                          record.title, record.private, table, rated=record.rated)
         room.restored(match_id, match_log, len(record.rounds))
         return room.code
 
@@ -337,7 +361,7 @@ class Lobby:
             self._check_quota(viewer.player)
             seats = [Seat(s.kind, s.player, s.bot) for s in old.seats]
             room = self._open(old.rules.INFO.name, old.options, seats, viewer.player, old.title,
-                              old.private, old.table.settings)
+                              old.private, old.table.settings, rated=old.rated)
             old.rematch = room.code
             offer = encode(RematchOffer(code=room.code, previous=old.code,
                                         by=viewer.player.name))
@@ -372,6 +396,7 @@ class Lobby:
     def shutdown(self) -> None:
         """The server stops: bots stop, the journal is committed; running matches stay
         ``playing`` in the store (the next start restores them)."""
+        self.matchmaker.stop()
         for room in self.rooms.values():
             room.stop_bots()
         self.journal.flush()

@@ -76,6 +76,7 @@ ERRORS: dict[str, str] = {
     "too_many_new_players": "this address made too many new players lately "
                             "(Limits.new_players_burst, new_players_rate)",
     "internal": "the server failed; the table is unchanged",
+    "name_taken": "the name (or one that looks like it) is a claimed player's",
 }
 """Every ``error`` code; ``ack`` codes are these or the game's refusals (games/errors.py)."""
 
@@ -115,6 +116,9 @@ class Create(_In, tag="create", frozen=True):
     title: Annotated[str, Meta(max_length=TITLE_CHARS)] | None = None
     compensation: bool = True
     """Order close races by when cards were pressed, crediting each player's lag."""
+    rated: bool = False
+    """A rated table: every seat for a person, the game's standard options (but ``players``,
+    and Unter Spannung's ``tournament``), lag compensation on; its result moves ratings."""
     tutorial: bool = False
     """Make ``game``'s tutorial table instead (``server/tutorial.py``): private, started at
     once, its scripted deal, the creator against a tutor who never plays; the other fields
@@ -192,11 +196,24 @@ class ProbeReply(_In, tag="pong", frozen=True):
     n: Annotated[int, Meta(ge=0, le=1 << 31)]
 
 
+class Seek(_In, tag="seek", frozen=True):
+    """Find me an opponent: queue me for a rated ``game`` of ``players`` people (answered by
+    ``queue``; ``server/matchmaking.py``). Seeking again moves me to that queue."""
+
+    game: Annotated[str, Meta(max_length=32)]
+    players: Annotated[int, Meta(ge=2, le=MAX_SEATS)]
+
+
+class Unseek(_In, tag="unseek", frozen=True):
+    """Take me out of the matchmaking queue (answered by ``unqueued`` if I was in one)."""
+
+
 ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
-    | Rematch | Act | Ping | ProbeReply | Rename
+    | Rematch | Act | Ping | ProbeReply | Rename | Seek | Unseek
 
 CLIENT_TYPES: tuple[str, ...] = ("hello", "lobby", "create", "join", "watch", "leave", "ready",
-                                 "seat", "start", "rematch", "act", "ping", "pong", "rename")
+                                 "seat", "start", "rematch", "act", "ping", "pong", "rename",
+                                 "seek", "unseek")
 
 
 # Server → client --------------------------------------------------------------------------
@@ -234,6 +251,8 @@ class Welcome(_Out, tag="welcome", frozen=True):
     """A card's ``seen`` names the version of its pile on screen this long before the press."""
     bots: BotChoices = field(default_factory=BotChoices)
     """What a ``create`` or ``seat`` may name as a bot, so that clients offer only these."""
+    claimed: bool = False
+    """The player has claimed their name with a password (they can sign in elsewhere)."""
 
 
 class SeatInfo(Struct, frozen=True):
@@ -247,6 +266,10 @@ class SeatInfo(Struct, frozen=True):
     ready: bool = False
     lag: Literal["good", "slow"] | None = None
     """A present person's connection quality (``None``: a bot, away, or not measured yet)."""
+    rating: int | None = None
+    """A person's rating in the table's game (``zackzack.ratings.shown``; ``None``: a bot)."""
+    provisional: bool = False
+    """The rating is still uncertain: shown with "?"."""
 
 
 LobbyOptions = dict[str, bool | int | float]
@@ -276,6 +299,7 @@ class LobbyTable(Struct, frozen=True):
     phase: str
     watchers: int
     private: bool = False
+    rated: bool = False
 
 
 class LobbyList(_Out, tag="lobby", frozen=True):
@@ -302,6 +326,7 @@ class TableInfo(Struct, frozen=True):
     rematch: str | None = None
     stats: list[dict[str, Any]] | None = None
     """Once the match is over: how each seat played (``zackzack.stats.stats_json``)."""
+    rated: bool = False
 
 
 class TableState(_Out, tag="table", frozen=True):
@@ -369,8 +394,30 @@ class Probe(_Out, tag="ping", frozen=True):
     rtt: int | None = None
 
 
+class Queue(_Out, tag="queue", frozen=True):
+    """Where this connection stands in the matchmaking queue of ``game`` for ``players``:
+    ``waiting`` people in it, joined at ``since`` (ms of the server's clock: only differences
+    mean anything), accepting ratings ``window`` points either side; ``bot`` (after a minute):
+    the bot level offered for an unrated game instead."""
+
+    game: str
+    players: int
+    waiting: int
+    since: int
+    window: int
+    bot: str | None = None
+
+
+class Unqueued(_Out, tag="unqueued", frozen=True):
+    """This connection left the queue: ``matched`` (a ``table`` message of table ``code``
+    follows) or ``left`` (unseek, another table, another tab's seek, a server stop)."""
+
+    reason: Literal["matched", "left"]
+    code: str | None = None
+
+
 ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer \
-    | Pong | Probe
+    | Pong | Probe | Queue | Unqueued
 
 
 # Coding ------------------------------------------------------------------------------------

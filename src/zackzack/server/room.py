@@ -22,6 +22,7 @@ from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
 from zackzack.matchlog import MatchLog, replay, table_log
 from zackzack.race import Arbiter, ArbitratedLink, Outcome, Wire
+from zackzack.ratings import match_changes, places
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.logs import event
@@ -36,6 +37,7 @@ from zackzack.server.protocol import (
     encode,
     lobby_options,
 )
+from zackzack.server.ratingbook import RatingBook
 from zackzack.server.tutorial import TUTOR, Tutor
 from zackzack.stats import match_stats, stats_json
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
@@ -121,10 +123,14 @@ class Room:
                  store: Store, journal: Journal, bots: BotMaker,
                  on_change: Callable[[Room], object], table: Table | None = None,
                  stand_in_after: float = STAND_IN_AFTER,
-                 reconnect_grace: float = RECONNECT_GRACE, tutorial: bool = False) -> None:
+                 reconnect_grace: float = RECONNECT_GRACE, tutorial: bool = False,
+                 rated: bool = False, ratings: RatingBook | None = None) -> None:
         self.code, self.rules, self.options, self.title = code, rules, options, title
         self.tutorial = tutorial
         """A tutorial table (``server/tutorial.py``): never stored, no rematch."""
+        self.rated = rated
+        """Its result moves the rated ratings of its people (``zackzack.ratings``)."""
+        self.ratings = ratings or RatingBook(store)
         self.seats, self.creator, self.private, self.clock = seats, creator, private, clock
         self.store, self.journal, self.bots, self.on_change = store, journal, bots, on_change
         if table is None:
@@ -180,13 +186,20 @@ class Room:
     def seat_infos(self) -> list[SeatInfo]:
         """Every seat as everybody may see it."""
         present = {viewer.player: viewer.wire.stats.quality for viewer in self.viewers}
-        return [SeatInfo(kind=seat.kind.value, name=seat.name,
-                         player=seat.player.id if seat.player else None,
-                         bot=STAND_IN_BOT if index in self._stand_ins else seat.bot,
-                         connected=seat.kind is SeatKind.BOT or seat.player in present,
-                         ready=seat.kind is SeatKind.BOT or seat.ready,
-                         lag=present.get(seat.player) if seat.player is not None else None)
-                for index, seat in enumerate(self.seats)]
+        game = self.rules.INFO.name
+        infos = []
+        for index, seat in enumerate(self.seats):
+            rating, provisional = (None, False) if seat.player is None \
+                else self.ratings.shown(seat.player.id, game)
+            infos.append(SeatInfo(
+                kind=seat.kind.value, name=seat.name,
+                player=seat.player.id if seat.player else None,
+                bot=STAND_IN_BOT if index in self._stand_ins else seat.bot,
+                connected=seat.kind is SeatKind.BOT or seat.player in present,
+                ready=seat.kind is SeatKind.BOT or seat.ready,
+                lag=present.get(seat.player) if seat.player is not None else None,
+                rating=rating, provisional=provisional))
+        return infos
 
     def watchers(self) -> int:
         """How many connections look at the table without a seat."""
@@ -196,7 +209,8 @@ class Room:
         """The room as the lobby lists it."""
         return LobbyTable(code=self.code, game=self.rules.INFO.name, title=self.title,
                           options=self.lobby_options, seats=self.seat_infos(),
-                          phase=self.phase.value, watchers=self.watchers(), private=self.private)
+                          phase=self.phase.value, watchers=self.watchers(), private=self.private,
+                          rated=self.rated)
 
     def state_for(self, viewer: Viewer) -> TableState:
         """The whole table as ``viewer`` may see it."""
@@ -207,7 +221,7 @@ class Room:
             creator=self.creator.id, you=you, phase=self.phase.value,
             link=f"{viewer.origin}/t/{self.code}", private=self.private,
             watchers=self.watchers(), match=self.match_id, rematch=self.rematch,
-            stats=self.stats)
+            stats=self.stats, rated=self.rated)
         self._note_sent(viewer)
         return TableState(table=info, view=to_json(self.table.view(you)),
                           now=self.table.time_ms())
@@ -405,6 +419,8 @@ class Room:
         """The creator opens seat ``index`` (``bot`` ``None``) or puts a (checked) bot in it."""
         self._before_start(viewer, creator=True)
         self._check_index(index)
+        if self.rated and bot is not None:
+            raise ProtocolError("bad_bot", "a rated table seats people only")
         if self.seats[index].player is viewer.player:
             raise ProtocolError("seat_taken", "that is your own seat; leave to give it up")
         self.seats[index] = Seat(SeatKind.BOT, bot=bot) if bot is not None else Seat()
@@ -432,7 +448,7 @@ class Room:
                 options=self.rules.options_to_json(self.options),
                 settings=to_json(self.table.settings), seed=self.table.seed,
                 deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
-                start_ms=at))
+                start_ms=at, rated=self.rated))
         self.started_at = at
         self.table.start(at=at)
         event("match_started", code=self.code, match=self.match_id, game=self.rules.INFO.name)
@@ -535,11 +551,24 @@ class Room:
             result.number, result.winner, result.reason, result.scores, totals))
 
     def _store_end(self, final: MatchResult) -> None:
-        """The match is over: store its result."""
+        """The match is over: store its result, how each seat played and what it did to
+        the ratings, in one transaction; then keep the rating book in step."""
         assert self.match_id is not None
-        self.store.finish_match(self.match_id, Status.OVER, self.table.now, to_json(final))
+        self._note_stats()
+        result = to_json(final)
+        abandoned = sorted(i for i in self._stand_ins if self.seats[i].player is not None)
+        placed = places(result, len(self.seats), abandoned)
+        game, now = self.rules.INFO.name, int(self.store.wall() * 1000)
+        changes = [] if placed is None else match_changes(
+            game, [(s.player.id if s.player else None, s.bot) for s in self.seats], placed,
+            rated=self.rated, options=self.options_json,
+            current=lambda player, pool: self.ratings.current(player, pool, game, now))
+        self.store.finish_match(self.match_id, Status.OVER, self.table.now, result,
+                                stats=self.stats, abandoned=abandoned, rated=changes, at=now)
+        self.ratings.applied(changes, now)
         event("match_stored", code=self.code, match=self.match_id, status="over",
-              actions=self.entries, rounds=len(self.table.match.results))
+              actions=self.entries, rounds=len(self.table.match.results),
+              rated=len(changes), abandoned=abandoned)
 
     def _on_events(self, seat: int | None, events: list[Event]) -> None:
         """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
@@ -568,6 +597,8 @@ class Room:
 
     def _note_stats(self) -> None:
         """The match is over: work out how each seat played, from the table's own log."""
+        if self.stats is not None:
+            return
         log = table_log(self.table, start_ms=self.started_at, end_ms=self.table.now)
         self.stats = stats_json(match_stats(log), [seat.bot for seat in self.seats])
 

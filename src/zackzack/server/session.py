@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from zackzack.clock import Timer
 from zackzack.race import PROBE_EVERY_S, Sightings, Wire
-from zackzack.server.identity import Identities, Player
+from zackzack.server.identity import Identities, Player, token_hash
 from zackzack.server.lobby import Lobby
 from zackzack.server.protocol import (
     Act,
@@ -31,9 +31,12 @@ from zackzack.server.protocol import (
     Ready,
     Rematch,
     Rename,
+    Seek,
     ServerMessage,
     SetSeat,
     Start,
+    Unqueued,
+    Unseek,
     Watch,
     WatchLobby,
     Welcome,
@@ -67,6 +70,8 @@ class Session:
         self._send = send
         self.state = SessionState.NEW
         self._player: Player | None = None
+        self.token_digest: str | None = None
+        """The hash of the token this connection said hello with (a sign-out closes it)."""
         self.room: Room | None = None
         self.wire = Wire(sightings=Sightings(window_ms=lobby.timing.reaction_ms))
         """This connection's lag and what it was sent when (``docs/fairness.md``)."""
@@ -79,6 +84,11 @@ class Session:
         """The greeted player."""
         if self._player is None:
             raise ProtocolError("hello_first", "say hello first")
+        return self._player
+
+    @property
+    def known_player(self) -> Player | None:
+        """The greeted player, or ``None`` before the hello."""
         return self._player
 
     def send(self, text: str) -> None:
@@ -153,6 +163,8 @@ class Session:
                 room.attach(self)  # nothing, to anyone, if this connection shows it already
                 self._show(room)
             case Leave():
+                if self.lobby.matchmaker.unseek(self) and self.room is None:
+                    return  # a leave while waiting for an opponent leaves the queue
                 room = self._room()
                 room.leave(self)
                 self.room = None
@@ -169,6 +181,10 @@ class Session:
                 room.set_seat(self, seat, None if bot is None else self.lobby.check_bot(bot, name))
             case Start():
                 self._room().start(self)
+            case Seek(game=game, players=players):
+                self.lobby.matchmaker.seek(self, game, players)
+            case Unseek():
+                self.lobby.matchmaker.unseek(self)
             case Rematch():
                 old = self._room()
                 self._show(self.lobby.rematch(self, old))
@@ -183,11 +199,11 @@ class Session:
             raise ProtocolError("already_hello", "hello comes once per connection")
         player, token = self.identities.hello(
             message.token, message.name, lambda: self.lobby.admit_new_player(self.address))
-        self._player = player
+        self._player, self.token_digest = player, token_hash(token)
         self.state = SessionState.GREETED
         self.reply(Welcome(player=player.id, token=token, name=player.name,
                            tables=self.lobby.tables_of(player),
-                           reaction_ms=self.lobby.timing.reaction_ms))
+                           reaction_ms=self.lobby.timing.reaction_ms, claimed=player.claimed))
 
     def rename(self, name: str) -> None:
         """Rename the player; every waiting table where they sit shows everyone the new name.
@@ -197,9 +213,7 @@ class Session:
                 and shown.phase is not Phase.WAITING:
             raise ProtocolError("already_started", "the match has started: your name stays")
         self.identities.rename(player, name)
-        for room in list(self.lobby.rooms.values()):
-            if room.phase is Phase.WAITING and room.seat_of(player) is not None:
-                room.changed()
+        self.lobby.player_changed(player)
 
     def _room(self) -> Room:
         if self.room is None:
@@ -212,8 +226,16 @@ class Session:
         if self.room is not None and self.room is not room:
             self.room.detach(self)
         self.room = room
+        if room is not None and room.seat_of(self.player) is not None:
+            self.lobby.matchmaker.unseek(self)  # at a table of theirs: no longer seeking
         if room is not None and self._prober is None:
             self._probe()
+
+    def matched(self, room: Room) -> None:
+        """The matchmaker seated this connection's player at ``room``: show it."""
+        self.reply(Unqueued(reason="matched", code=room.code))
+        room.attach(self)
+        self._show(room)
 
     # Lag ---------------------------------------------------------------------------------
 
@@ -251,5 +273,6 @@ class Session:
             self.room.detach(self)
             self.room = None
         if self._player is not None:
+            self.lobby.matchmaker.drop(self)
             self.identities.gone(self._player)
         self.state = SessionState.CLOSED

@@ -1,4 +1,8 @@
-"""The tables: players, and each match as a row with its actions and rounds keyed by its id."""
+"""The tables at the newest schema revision (``migrations`` builds them; queries use these).
+
+Players and their tokens; each match as a row with its actions, rounds and seats keyed by its
+id; ratings per player, game and pool, and every change of a rating with the match that made it.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,14 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     Table,
+    false,
 )
 
 metadata = MetaData()
@@ -20,11 +26,24 @@ metadata = MetaData()
 players = Table(
     "players", metadata,
     Column("id", String(16), primary_key=True),
-    Column("token_hash", String(64), nullable=False, unique=True),
     Column("name", String(64), nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    Column("name_key", String(64), nullable=True),
+    Column("password_hash", String(200), nullable=True),
+    Column("claimed_at", BigInteger, nullable=True),
+    Column("deleted_at", BigInteger, nullable=True),
+    Index("players_by_name_key", "name_key", unique=True),
 )
-"""People: a public id and the hash of their private token (never the token itself)."""
+"""People: a public id and a name; a claimed name also has its key (the skeleton that makes
+lookalikes clash) and a password hash; a deleted player keeps the row, nameless."""
+
+tokens = Table(
+    "tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(16), ForeignKey("players.id"), nullable=False, index=True),
+    Column("created_at", BigInteger, nullable=False),
+)
+"""The hashes of the private tokens a player is known by (never the tokens themselves)."""
 
 matches = Table(
     "matches", metadata,
@@ -44,17 +63,27 @@ matches = Table(
     Column("start_ms", BigInteger, nullable=False),
     Column("end_ms", BigInteger, nullable=True),
     Column("result", JSON, nullable=True),
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("abandoned", JSON, nullable=True),
+    Column("stats", JSON, nullable=True),
     Index("matches_by_status", "status", "ended_at"),
 )
-"""One row per started table: everything its log needs except the actions; wall times in ms."""
+"""One row per started table: everything its log needs except the actions; wall times in ms;
+whether it was rated, the seats whose people left, and each seat's statistics."""
 
 match_players = Table(
     "match_players", metadata,
     Column("match_id", String(16), ForeignKey("matches.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("player_id", String(16), nullable=False, index=True),
+    Column("place", Integer, nullable=True),
+    Column("played", Integer, nullable=True),
+    Column("wrong", Integer, nullable=True),
+    Column("late", Integer, nullable=True),
+    Column("reaction_ms", Integer, nullable=True),
+    Column("rounds", Integer, nullable=True),
 )
-"""Who sat where (people only), to find a player's matches."""
+"""Who sat where (people only), to find a player's matches; their place and statistics."""
 
 actions = Table(
     "actions", metadata,
@@ -77,3 +106,39 @@ rounds = Table(
     Column("ended_at", BigInteger, nullable=False),
 )
 """Each round's result, committed before anyone at the table is told."""
+
+ratings = Table(
+    "ratings", metadata,
+    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("pool", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("last_at", BigInteger, nullable=False),
+    Column("listed", Boolean, nullable=False, server_default=false()),
+    Index("ratings_board", "game", "pool", "listed", "mu", "player_id", "matches", "last_at",
+          "sigma"),
+)
+"""Each player's current rating per game and pool; ``listed``: the player has claimed their
+name (and is not deleted), kept here so that a leaderboard reads the index ``ratings_board``
+alone (best μ first, ties by id, eligibility and the row from its columns), never a match."""
+
+rating_changes = Table(
+    "rating_changes", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(16), ForeignKey("matches.id"), nullable=False),
+    Column("player_id", String(16), ForeignKey("players.id"), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("pool", String(8), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Index("rating_changes_by_player", "player_id", "game", "pool", "seq"),
+    Index("rating_changes_by_match", "match_id"),
+)
+"""Every change of a rating, in the order they were applied (``seq``): rebuilds replay it."""

@@ -2,20 +2,34 @@
 server's table (``--join LINK``); without arguments a start screen asks.
 
 Whatever keeps the match from starting (bad arguments, no terminal, a server that cannot be
-reached, a table that does not exist) is one line on stderr and exit status 2, said before
-the full-screen app would start: the first session is opened before the app runs.
+reached, a table that does not exist, a wrong password) is one line on stderr and exit status
+2, said before the full-screen app would start: the first session is opened before the app
+runs.
+
+With ``--user NAME`` (and ``--server`` or ``--join``) the terminal signs in as the player who
+claimed NAME on that server: it asks for the password, or takes it from the environment
+variable ``ZACKZACK_PASSWORD`` when that is set (for scripts). Without it, a guest plays.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
+import os
 import sys
 
 from zackzack.describe import LANGS
 from zackzack.tui.app import PlayApp, SessionMaker
 from zackzack.tui.keys import LAYOUTS
-from zackzack.tui.online import LobbyClient, LobbyScreen, server_url
+from zackzack.tui.online import (
+    PASSWORD_ENV,
+    LobbyClient,
+    LobbyScreen,
+    http_base,
+    server_url,
+    sign_in,
+)
 from zackzack.tui.remote import parse_link, seat_maker
 from zackzack.tui.setup import GAMES, Setup, session
 from zackzack.tui.texts import system_lang
@@ -44,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play at a server's table: the link the lobby shares, "
                              "http://HOST:PORT/t/CODE")
     parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument("--user", metavar="NAME",
+                        help="with --server or --join: sign in as the player who claimed NAME "
+                             f"(the password is asked for, or read from ${PASSWORD_ENV}); "
+                             "without it you play as a guest")
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same deal")
     parser.add_argument("--lang", choices=LANGS, default=None,
                         help="de or en (default: the system locale)")
@@ -60,6 +78,10 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
                              "server's table")
         if args.join and args.server:
             raise ValueError("--join or --server: the link names the server already")
+    elif args.user is not None:
+        raise ValueError("--user signs in at a server: use it with --server or --join")
+    if args.user is not None and not args.user.strip():
+        raise ValueError("--user needs the name you claimed on the server")
     if args.server:
         server_url(args.server)  # a ValueError for a bad address
         return None
@@ -92,20 +114,46 @@ def run(args: argparse.Namespace) -> int:
     if not terminal():
         raise ValueError("a terminal is needed: stdin and stdout must not be "
                          "redirected")
-    return asyncio.run(play(lang, makers, layout=args.keys, server=args.server, name=args.name))
+    account = None
+    if args.user is not None:
+        account = (args.user.strip(), password(args.user.strip()))
+    return asyncio.run(play(lang, makers, layout=args.keys, server=args.server, name=args.name,
+                            account=account, join=args.join))
+
+
+def password(user: str) -> str:
+    """The password of ``user``: from ``$ZACKZACK_PASSWORD`` if set, else typed (not shown)."""
+    given = os.environ.get(PASSWORD_ENV)
+    if given is not None:
+        return given
+    try:
+        return getpass.getpass(f"Password for {user}: ")
+    except EOFError:
+        raise ValueError("no password given") from None
 
 
 async def play(lang: str, makers: SessionMaker | None, *, again: bool = True,
                layout: str | None = None, server: str | None = None, name: str = "",
-               headless: bool = False) -> int:
-    """Open the first match's session (a remote one connects and joins) or the lobby of
-    ``server``, then run the app."""
-    first, lobby = None, None
+               headless: bool = False, account: tuple[str, str] | None = None,
+               join: str | None = None) -> int:
+    """Sign in if ``account`` (name, password) is given, open the first match's session (a
+    remote one connects and joins: the table of ``join`` as the signed-in player) or the
+    lobby of ``server``, then run the app."""
+    first, lobby, token = None, None, None
+    if account is not None:
+        where = server or join
+        if where is None:
+            raise ValueError("--user signs in at a server: use it with --server or --join")
+        signed = await sign_in(http_base(where), *account)  # ValueError: the app never shows
+        token, name = signed.token, signed.name
+        if join is not None:
+            url, code = parse_link(join)
+            makers = seat_maker(url, code, name, lang, token=token)
     if makers is not None:
         first = makers()
         await first.open()  # raises ValueError: the app never shows
     elif server is not None:
-        client = LobbyClient(server_url(server), name)
+        client = LobbyClient(server_url(server), name, token)
         await client.open()  # raises ValueError: the app never shows
         lobby = LobbyScreen(server.strip().rstrip("/"), name, lang, client)
     app = PlayApp(lang, makers, again=again, first=first, layout=layout, lobby=lobby)

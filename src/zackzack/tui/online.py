@@ -3,15 +3,20 @@ and a form that creates a table; either answers with the session maker of the ch
 
 The lobby keeps its own connection (``lobby`` messages, docs/protocol.md); the game then
 connects as the same player (the lobby's token), so rematches and reconnects find the seat.
+``--user NAME`` signs in first (``POST /api/account/sign-in``) and plays with that token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import urllib.error
 import urllib.parse
+import urllib.request
 from collections.abc import Callable
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import msgspec
 from rich.text import Text
@@ -51,12 +56,74 @@ def server_url(link: str) -> str:
     return f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}/ws"
 
 
+def http_base(link: str) -> str:
+    """The ``http(s)://HOST:PORT`` of a server's address or of a table link.
+
+    >>> http_base("https://zack.example/t/ABCDEF"), http_base("http://[::1]:8000/")
+    ('https://zack.example', 'http://[::1]:8000')
+    """
+    parts = urllib.parse.urlsplit(link.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"a server's address looks like http://HOST:PORT, got {link!r}")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+PASSWORD_ENV = "ZACKZACK_PASSWORD"
+"""The environment variable a script can put the password in instead of typing it."""
+SIGN_IN_TIMEOUT_S = 20.0
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """Who signed in: the public id, the claimed name, and this device's new token."""
+
+    player: str
+    name: str
+    token: str
+
+
+def sign_in_now(server: str, name: str, password: str,
+                timeout: float = SIGN_IN_TIMEOUT_S) -> Account:
+    """Sign in at ``server`` (``http://HOST:PORT``) as ``name``; any refusal or failure is a
+    ``ValueError`` of one line (blocking: see :func:`sign_in`)."""
+    request = urllib.request.Request(
+        f"{http_base(server)}/api/account/sign-in", method="POST",
+        data=json.dumps({"name": name, "password": password}).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data: Any = json.loads(response.read())
+        return Account(str(data["player"]), str(data["name"]), str(data["token"]))
+    except urllib.error.HTTPError as error:
+        body: Any = None
+        with contextlib.suppress(ValueError, OSError):
+            body = json.loads(error.read())
+        if isinstance(body, dict) and "reason" in body:
+            raise ValueError(f"cannot sign in as {name!r}: {body['reason']} "
+                             f"({body.get('error', error.code)})") from None
+        raise ValueError(f"cannot sign in as {name!r}: the server answered HTTP {error.code} "
+                         "(not a zackzack server with accounts?)") from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = error.reason if isinstance(error, urllib.error.URLError) else error
+        text = why(reason) if isinstance(reason, BaseException) else str(reason)
+        raise ValueError(f"cannot reach the server at {http_base(server)}: {text}") from None
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"cannot sign in as {name!r}: the server's answer is not an "
+                         "account (not a zackzack server?)") from None
+
+
+async def sign_in(server: str, name: str, password: str) -> Account:
+    """:func:`sign_in_now` in a worker thread, so that the event loop runs on meanwhile."""
+    return await asyncio.to_thread(sign_in_now, server, name, password)
+
+
 class LobbyClient:
     """The server's list of open tables, kept up to date over a connection of its own."""
 
-    def __init__(self, url: str, name: str) -> None:
+    def __init__(self, url: str, name: str, token: str | None = None) -> None:
+        """The lobby at websocket ``url``; ``token``: say hello as that player (signed in)."""
         self.url, self.name = url, name
-        self.token: str | None = None
+        self.token: str | None = token
         self.tables: list[p.LobbyTable] = []
         self.changed: Callable[[], None] = lambda: None
         """Called after each new list."""
@@ -74,7 +141,8 @@ class LobbyClient:
         origin = Origin(("https" if self.url.startswith("wss") else "http") + "://" + netloc)
         try:
             socket = await connect(self.url, origin=origin, open_timeout=10)
-            await socket.send(_encoder.encode(p.Hello(token=None, name=self.name)).decode())
+            await socket.send(_encoder.encode(p.Hello(token=self.token, name=self.name))
+                              .decode())
             await socket.send(_encoder.encode(p.WatchLobby()).decode())
         except (OSError, WebSocketException, TimeoutError) as error:
             server = self.url.replace("ws", "http", 1).removesuffix("/ws")

@@ -5,10 +5,13 @@ import { $, h, store } from "./dom.js";
 import { icon } from "./icons.js";
 import { lang, onLang, setLang, t, translateStatic } from "./i18n.js";
 import { announce } from "./live.js";
+import { headerButton, openAccount } from "./account.js";
+import * as leaderboard from "./leaderboard.js";
 import * as learn from "./learn.js";
 import * as lobby from "./lobby.js";
 import { rename } from "./names.js";
 import { net } from "./net.js";
+import * as profile from "./profile.js";
 import * as replay from "./replay.js";
 import * as rules from "./rules.js";
 import * as sound from "./sound.js";
@@ -100,6 +103,14 @@ function route(params = {}) {
   } else if (/^\/matches\/?$/.test(path)) {
     document.body.dataset.page = "matches";
     page = replay.mountList(root, app);
+  } else if ((m = /^\/leaderboard(?:\/([\w-]+))?\/?$/.exec(path))) {
+    document.body.dataset.page = "leaderboard";
+    page = leaderboard.mount(root, app, { game: m[1] ?? "unter-spannung" });
+  } else if ((m = /^\/players\/([^/]+)\/?$/.exec(path))) {
+    document.body.dataset.page = "profile";
+    let name = m[1];
+    try { name = decodeURIComponent(name); } catch { /* keep it as it came */ }
+    page = profile.mount(root, app, { name });
   } else if ((m = /^\/(rules|learn)\/(unter-spannung|schnelllauf)\/?$/.exec(path))) {
     document.body.dataset.page = m[1]; // the rules of a game, or its tutorial (js/learn.js)
     page = (m[1] === "rules" ? rules : learn).mount(root, app, { game: m[2] });
@@ -107,8 +118,13 @@ function route(params = {}) {
     document.title = "zackzack";
     page = lobby.mount(root, app);
   }
+  const section = path.startsWith("/players/") ? null
+    : ["/matches", "/leaderboard"].find((p) => path.startsWith(p)) ?? "/";
   for (const a of document.querySelectorAll(".bar-nav a")) {
-    a.classList.toggle("active", a.getAttribute("href") === (path.startsWith("/matches") ? "/matches" : "/"));
+    const here = a.getAttribute("href") === section;
+    a.classList.toggle("active", here);
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
   }
   window.scrollTo(0, 0);
 }
@@ -161,6 +177,7 @@ $("#help-toggle").addEventListener("click", () => toggleHelp());
 onLang(renderChrome);
 onSpeaking(renderChrome);
 $("#speech-toggle").before(sound.controls()); // sound on / off and its volume (js/sound.js)
+$("#help-toggle").after(headerButton()); // the account: name, claimed or guest (js/account.js)
 
 function toggleHelp() {
   const dialog = $("#help");
@@ -170,6 +187,7 @@ function toggleHelp() {
     ["?", t("keys_help")],
     ["⇧ M", t("feel_keys_sound")],
     ["⇧ L", t("keys_lang")],
+    ["⇧ A", t("keys_account")],
     ["Esc", t("keys_escape")],
   ];
   $("#help-body").replaceChildren(
@@ -199,7 +217,7 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest("a[data-link]");
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
   e.preventDefault();
-  if (a.getAttribute("href") !== location.pathname) app.go(a.getAttribute("href"));
+  if (a.getAttribute("href") !== location.pathname + location.search) app.go(a.getAttribute("href"));
 });
 window.addEventListener("popstate", () => route());
 // The skip link focuses the page's content (a "#app" in the address would route again).
@@ -213,7 +231,7 @@ document.addEventListener("keydown", (e) => {
   if (e.target.closest?.("input, select, textarea")) return;
   // A focused button or link does its own thing on Enter and Space (never twice).
   if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a, summary")) return;
-  if ($("#help").open) return;
+  if ($("#help").open || document.querySelector("dialog[open]")) return;
   if (e.key === "?") {
     e.preventDefault();
     toggleHelp();
@@ -227,6 +245,12 @@ document.addEventListener("keydown", (e) => {
   if (e.shiftKey && e.key.toLowerCase() === "l") {
     e.preventDefault();
     setLang(lang === "de" ? "en" : "de");
+    return;
+  }
+  // Shift+A: the account (claim the name, sign in, sign out).
+  if (e.shiftKey && e.key.toLowerCase() === "a") {
+    e.preventDefault();
+    openAccount();
     return;
   }
   if (page?.key?.(e)) e.preventDefault();

@@ -15,6 +15,9 @@ const PATHS = {
   hand: "M5 8h9v12H5z M9 4h9v12",
   pile: "M6 6h11v14H6z M8 3h11v14 M3 9v12h11",
   pause_s: "M8 5v14 M16 5v14",
+  user: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M4 21a8 8 0 0 1 16 0",
+  lock: "M6 11h12v10H6z M8 11V7a4 4 0 0 1 8 0v4",
+  search: "M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13z M15.5 15.5L21 21",
 };
 
 export function icon(name, label = "") {

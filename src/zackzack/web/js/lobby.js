@@ -6,6 +6,9 @@ import { icon } from "./icons.js";
 import { errorNode, errorText } from "./errors.js";
 import { count, has, onLang, t } from "./i18n.js";
 import { net } from "./net.js";
+import { renameClaimed } from "./account.js";
+import { botOffer, onQueue, queue, queueBox, seek, unseek } from "./queue.js";
+import { ratingNode, ratingText } from "./rating.js";
 
 export const GAMES = {
   "unter-spannung": { title: "Unter Spannung", min: 2, max: 6, preview: ["7±2", "5±1", "9±3"] },
@@ -37,6 +40,7 @@ function defaultDraft() {
     seats: [{ kind: "open" }, bot("normal"), bot("normal"), bot("normal")],
     tournament: false, jokers: 3, wrap: true, penalty_ms: 1000, countdown_ms: 1500,
     max_rounds: 200, pile_size: [3, 3], one_hand_seats: [false, false], private: false, title: "",
+    rated: false, find_game: "unter-spannung", find_players: 2,
   };
 }
 
@@ -63,6 +67,7 @@ export function createMessage(draft) {
         pile_size: draft.pile_size.map(Number), one_hand_seats: draft.one_hand_seats }
     : { ...common, tournament: draft.tournament };
   const msg = { type: "create", game: draft.game, options, seats, private: draft.private };
+  if (draft.rated) msg.rated = true;
   if (draft.title.trim()) msg.title = draft.title.trim();
   return msg;
 }
@@ -83,12 +88,15 @@ export function mount(root, app) {
   root.replaceChildren(page);
   let tablesBox = h("div");
   let backBox = h("div");
+  let findBox = h("div");
 
   const saveDraft = () => store("zz.draft", JSON.stringify(draft));
   // The answer to a create sent from here: a refusal is shown beside what sent it.
   let sent = null; // "form" | "quick"
   let refusal = null; // { from, msg }
+  let sentRated = false; // the refused create asked for a rated table
   const create = (from, message, autostart) => {
+    sentRated = Boolean(message.rated);
     sent = from;
     refusal = null;
     showRefusal();
@@ -108,6 +116,7 @@ export function mount(root, app) {
   function render() {
     tablesBox = tablesPanel();
     backBox = backPanel();
+    findBox = findPanel();
     page.replaceChildren(
       h("div", { class: "lobby-hero" },
         h("div", { class: "hero-cards", "aria-hidden": "true" },
@@ -118,7 +127,7 @@ export function mount(root, app) {
           h("p", { class: "tagline", text: t("tagline") }),
           nameField())),
       h("div", { class: "lobby-grid" },
-        h("div", { class: "lobby-col" }, backBox, quickPanel(), learnPanel(), tablesBox),
+        h("div", { class: "lobby-col" }, backBox, quickPanel(), findBox, learnPanel(), tablesBox),
         h("div", { class: "lobby-col" }, createPanel())));
   }
 
@@ -130,6 +139,13 @@ export function mount(root, app) {
     input.addEventListener("change", () => {
       const name = input.value.trim();
       if (!name) return;
+      if (net.claimed) { // a claimed name is unique: the account API checks it
+        renameClaimed(name).catch((refusal) => {
+          app.toast(errorText(refusal), refusal.reason);
+          input.value = net.name;
+        });
+        return;
+      }
       store("zz.name", name);
       app.rename(name);
     });
@@ -155,6 +171,59 @@ export function mount(root, app) {
       h("h2", { text: t("quick_title") }),
       h("div", { class: "quick-row" }, quick("unter-spannung"), quick("schnelllauf")),
       h("div", { class: "create-error", "data-from": "quick", role: "alert" }));
+  }
+
+  // Find an opponent: the matchmaking queue (js/queue.js) for a game and a number of players.
+  function findPanel() {
+    const panel = h("section", { class: "panel find-panel", id: "find", "aria-labelledby": "find-title" },
+      h("h2", { id: "find-title" }, icon("search"), " ", t("find_title")));
+    if (queue.state || queue.wanted) {
+      panel.append(queueBox({
+        title: (g) => GAMES[g]?.title ?? g,
+        onOffer: (game, players, level) => {
+          unseek();
+          create("find", botOffer(game, players, level), true);
+        },
+      }));
+    } else {
+      const game = h("select", { name: "find-game", id: "find-game" },
+        Object.entries(GAMES).map(([g, info]) => h("option", { value: g, selected: draft.find_game === g }, info.title)));
+      const info = GAMES[draft.find_game] ?? GAMES["unter-spannung"];
+      const n = Math.min(info.max, Math.max(info.min, +draft.find_players || 2));
+      const players = h("select", { name: "find-players", id: "find-players", disabled: info.min === info.max },
+        Array.from({ length: info.max - info.min + 1 }, (_, i) => info.min + i)
+          .map((k) => h("option", { value: k, selected: k === n }, count("find_n_players", k))));
+      game.addEventListener("change", () => { draft.find_game = game.value; saveDraft(); redrawFind("#find-game"); });
+      players.addEventListener("change", () => { draft.find_players = +players.value; saveDraft(); });
+      panel.append(
+        h("p", { class: "hint find-hint", text: t("find_hint") }),
+        h("div", { class: "find-row" },
+          h("label", { class: "find-field" }, h("span", { text: t("game") }), game),
+          h("label", { class: "find-field" }, h("span", { text: t("players") }), players),
+          h("button", {
+            class: "btn btn-gold", type: "button", id: "seek",
+            onclick: () => {
+              sent = "find";
+              refusal = null;
+              showRefusal();
+              if (!seek(draft.find_game, n)) app.toast(errorText({ code: "disconnected" }));
+              redrawFind("#unseek");
+            },
+          }, t("find_button"))));
+    }
+    panel.append(h("div", { class: "create-error", "data-from": "find", role: "alert" }),
+      h("p", { class: "find-board" }, h("a", { href: "/leaderboard", "data-link": "", id: "to-leaderboard" }, t("find_board_link"))));
+    return panel;
+  }
+
+  // The find panel anew (the queue changed), the focus kept on what the player uses next.
+  function redrawFind(focus) {
+    const had = findBox.contains(document.activeElement);
+    const fresh = findPanel();
+    findBox.replaceWith(fresh);
+    findBox = fresh;
+    showRefusal();
+    if (had || focus === "#unseek") (findBox.querySelector(focus ?? "#unseek") ?? findBox.querySelector("#seek, #unseek"))?.focus();
   }
 
   // Learn the games: each game's rules page and its tutorial (js/rules.js, js/learn.js).
@@ -184,7 +253,8 @@ export function mount(root, app) {
       h("div", { class: "table-item-main" },
         h("div", { class: "table-item-title" },
           h("b", { text: table.title }), " ",
-          h("span", { class: `phase phase-${table.phase}`, text: t(`phase_${table.phase}`) })),
+          h("span", { class: `phase phase-${table.phase}`, text: t(`phase_${table.phase}`) }),
+          table.rated ? h("span", { class: "rated-badge", text: t("rated_badge") }) : null),
         h("div", { class: "seat-chips" }, table.seats.map(seatChip)),
         table.watchers ? h("small", { text: count("watchers", table.watchers) }) : null),
       h("div", { class: "table-item-actions" },
@@ -200,7 +270,10 @@ export function mount(root, app) {
     if (seat.kind === "bot") {
       return h("span", { class: "seat-chip bot" }, icon("bot"), " ", botLabel(seat.bot));
     }
-    return h("span", { class: `seat-chip human${seat.connected ? "" : " away"}`, text: seat.name });
+    const rated = seat.rating !== null && seat.rating !== undefined;
+    return h("span", { class: `seat-chip human${seat.connected ? "" : " away"}`, title: rated ? `${seat.name} · ${t("rating")} ${ratingText(seat.rating, seat.provisional)}` : null },
+      h("span", { class: "seat-name", text: seat.name }),
+      rated ? [" ", h("span", { class: "sr-only", text: `, ${t("rating")} ` }), ratingNode(seat.rating, seat.provisional, { cls: "rating seat-rating" })] : null);
   }
 
   // The create form ----------------------------------------------------------------------
@@ -292,6 +365,17 @@ export function mount(root, app) {
       return row;
     }));
 
+    // Rated: only people (every seat open) and the game's usual rules; the server judges.
+    function ratedSwitch() {
+      const bots = draft.seats.some((s) => s.kind === "bot");
+      const input = h("input", { type: "checkbox", name: "rated", id: "rated", checked: draft.rated, "aria-describedby": "rated-hint" });
+      input.addEventListener("change", () => { draft.rated = input.checked; redraw(); page.querySelector("#rated")?.focus(); });
+      return h("div", { class: "rated-switch" },
+        h("label", { class: "check" }, input, h("span", { text: t("rated_switch") })),
+        h("p", { class: "hint", id: "rated-hint" },
+          t("rated_hint"), draft.rated && bots ? h("b", { class: "rated-warn", text: ` ${t("rated_bots_warn")}` }) : null));
+    }
+
     function titleInput() {
       const input = h("input", { name: "title", maxlength: "40", value: draft.title, placeholder: t("optional") });
       input.addEventListener("change", () => { draft.title = input.value; saveDraft(); });
@@ -325,6 +409,7 @@ export function mount(root, app) {
       h("h3", { text: t("seats") }),
       seatRows, addSeat,
       h("div", { class: "options" }, gameOptions),
+      ratedSwitch(),
       h("details", { class: "more" },
         h("summary", { text: t("more_options") }),
         h("div", { class: "options" },
@@ -339,7 +424,14 @@ export function mount(root, app) {
   }
 
   offs.push(net.on("lobby", (msg) => { tables = msg.tables; renderTables(); }));
+  // The name field follows a claim, a rename, a sign-in or -out (a first visit keeps it empty).
+  const nameNow = () => {
+    const input = page.querySelector("#name");
+    if (input && document.activeElement !== input && (input.value || net.claimed)) input.value = net.name;
+  };
+  offs.push(net.on("account", nameNow));
   offs.push(net.on("welcome", (msg) => {
+    nameNow();
     net.send({ type: "lobby" });
     renderTables();
     // The form offers the server's strategies: drawn again only when they changed.
@@ -355,22 +447,51 @@ export function mount(root, app) {
       app.toast(errorText(msg), msg.reason);
       return;
     }
-    refusal = { from: sent, msg };
+    refusal = { from: sent, msg, rated: sentRated && sent === "form" };
+    if (sent === "find" && !queue.state) { // the seek was refused: not waiting after all
+      queue.wanted = null;
+      sent = null;
+      redrawFind("#seek");
+      return;
+    }
     sent = null;
     showRefusal();
   }));
   offs.push(onLang(() => { render(); showRefusal(); }));
+  offs.push(onQueue((why) => {
+    if (why === "tick") {
+      for (const [sel, text] of [[".queue-window", `± ${queue.state.window}`], [".queue-count", String(queue.state.waiting)]]) {
+        const el = findBox.querySelector(sel);
+        if (el) el.textContent = text;
+      }
+      findBox.querySelector("#queue-state")?.tick?.();
+      return;
+    }
+    if (why === "start" && sent === "find") sent = null; // the seek was taken
+    redrawFind(why === "left" || why === "matched" ? "#seek" : why === "offer" ? null : "#unseek");
+  }));
+  const ticker = setInterval(() => findBox.querySelector("#queue-state")?.tick?.(), 1000);
+  offs.push(() => clearInterval(ticker));
   if (net.open) net.send({ type: "lobby" });
   render();
 
   function showRefusal() {
     for (const box of page.querySelectorAll(".create-error")) {
       const mine = refusal?.from === box.dataset.from;
-      box.replaceChildren(...(mine ? [errorNode(refusal.msg)] : []));
+      const rated = mine && refusal.rated && refusal.msg.code === "bad_options";
+      box.replaceChildren(...(mine ? [errorNode(refusal.msg)] : []),
+        ...(rated ? [h("p", { class: "rated-why", text: t("rated_refused") })] : []));
     }
   }
 
-  return { unmount: () => offs.forEach((off) => off()), helpKeys: () => [] };
+  return {
+    unmount: () => offs.forEach((off) => off()),
+    helpKeys: () => [["Esc", t("queue_keys_leave")]],
+    key(e) {
+      if (e.key === "Escape" && (queue.state || queue.wanted)) return unseek();
+      return false;
+    },
+  };
 }
 
 // A bot's name in the reader's language: "Bot 2 · Profi" (the seat number tells bots apart).

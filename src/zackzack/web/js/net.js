@@ -8,6 +8,7 @@ const ACK_TIMEOUT_MS = 6000;
 const REACTION_MS = 600;
 const RETRY_WITHIN_MS = 1500; // an unanswered card pressed longer ago is not sent again
 const HELLO_AGAIN_MS = 10000; // after "too many new players from this address"
+const SIGNED_OUT = 4003; // the server closes a signed-out token's connections with this code
 
 function tabId() {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -27,6 +28,7 @@ export class Net {
     this.status = "connecting";
     this.ws = null;
     this.player = null;
+    this.claimed = false; // the player's name is claimed with a password (welcome.claimed)
     this.reactionMs = REACTION_MS; // a card's `seen`: the pile on screen this long before the press
     this.rtt = null; // the server's smoothed round trip in ms (null: not measured yet)
   }
@@ -60,6 +62,7 @@ export class Net {
       if (msg.type === "welcome") {
         this.reactionMs = Number.isFinite(msg.reaction_ms) ? msg.reaction_ms : REACTION_MS;
         this.player = msg.player;
+        this.claimed = Boolean(msg.claimed);
         store("zz.token", msg.token);
         if (msg.name) store("zz.name", msg.name);
         this.rejoined = false;
@@ -80,8 +83,13 @@ export class Net {
       }
       this.emit(msg.type, msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
+      if (e.code === SIGNED_OUT) { // this token was signed out (everywhere) or deleted
+        store("zz.token", null);
+        store("zz.name", null);
+        store("zz.named", null);
+      }
       this.ws = null;
       this.acks.clear(); // the unanswered actions wait for the reconnect (retry)
       this.rtt = null;
@@ -89,6 +97,25 @@ export class Net {
       const delay = RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)];
       setTimeout(() => this.start(), delay * (0.75 + Math.random() / 2));
     };
+  }
+
+  // Come back as another player (a sign-in: its token; a sign-out: null, a fresh guest).
+  // The old connection is closed at once and a new one says hello with the new token.
+  become(token, name) {
+    store("zz.token", token);
+    store("zz.name", name || null);
+    if (!token) store("zz.named", null);
+    const ws = this.ws;
+    this.ws = null;
+    this.player = null;
+    this.claimed = false;
+    this.unanswered.clear();
+    this.acks.clear();
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
+    this.start();
   }
 
   // Reconnect now (e.g. after the tab comes back to the foreground).

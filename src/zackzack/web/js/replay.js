@@ -30,6 +30,7 @@ function duration(ms) {
 
 function playerName(player) {
   if (player.bot) return botLabel(player.bot, player.seat);
+  if (player.deleted) return t("deleted_player");
   return player.name || t("seat", { n: player.seat + 1 });
 }
 

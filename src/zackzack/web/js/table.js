@@ -11,6 +11,7 @@ import { announce, interrupt } from "./live.js";
 import { botLabel, LEVELS } from "./lobby.js";
 import { askName, needsName } from "./names.js";
 import { net } from "./net.js";
+import { ratingNode } from "./rating.js";
 import { SchnelllaufBoard } from "./sl.js";
 import * as sound from "./sound.js";
 import { standingsLine, statsPanel } from "./stats.js";
@@ -305,6 +306,7 @@ class TablePage {
     append(clear(this.head), [
       h("h1", { class: "table-title", text: info.title }),
       h("span", { class: "code-chip", title: t("code") }, h("small", { text: t("code") }), " ", info.code),
+      info.rated ? h("span", { class: "rated-badge rated-chip", text: t("rated_badge") }) : null,
       view && view.phase !== "waiting" ? h("span", { class: "round-chip", text: rounds }) : null,
       this.me === null ? h("span", { class: "watch-chip" }, icon("eye"), " ", t("spectating")) : null,
       info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null,
@@ -385,6 +387,9 @@ class TablePage {
         h("span", { class: "avatar", style: { "--seat": `var(--seat-${i % 6})` } },
           seat.kind === "bot" ? icon("bot") : seat.kind === "open" ? "+" : (seat.name ?? "?").trim()[0]?.toUpperCase() ?? "?"),
         h("span", { class: "wait-name", text: i === this.me ? `${this.name(i)} (${t("you")})` : this.name(i) }),
+        seat.kind === "human" && seat.rating !== null && seat.rating !== undefined
+          ? h("span", { class: "wait-rating" }, h("span", { class: "sr-only", text: `${t("rating")} ` }),
+            ratingNode(seat.rating, seat.provisional)) : null,
         h("span", { class: "wait-status", text: status }),
         seat.lag === "slow" && i !== this.me ? h("span", { class: "wait-lag", text: `◔ ${t("lag_mark_slow")}` }) : null);
       if (seat.kind === "open" && !seated) {
@@ -417,7 +422,7 @@ class TablePage {
       }));
     }
     return h("div", { class: "panel center-panel waiting" },
-      h("h2", { text: info.title }),
+      h("h2", {}, info.title, info.rated ? [" ", h("span", { class: "rated-badge", text: t("rated_badge") })] : null),
       h("div", { class: "share" },
         h("div", { class: "big-code" }, h("small", { text: t("code") }), h("b", { text: info.code })),
         h("div", { class: "share-link" },
