@@ -11,10 +11,10 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from server.kit import World, play_out
+from zackzack.names import name_key
 from zackzack.server.accounts import SIGNED_OUT
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
-from zackzack.server.names import name_key
 from zackzack.store import Store
 from zackzack.table import Settings
 

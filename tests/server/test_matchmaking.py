@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from server.kit import Client, World, play_out
 from zackzack.clock import VirtualClock
-from zackzack.ratings import MU, NEW, SCALE, Pool, Rating, RatingChange, bot_for
+from zackzack.ratings import MU, NEW, SCALE, Pool, Rating, RatingChange, bot_anchor, bot_for
 from zackzack.server.identity import Player
 from zackzack.server.matchmaking import (
     OFFER_BOT_AFTER,
@@ -229,6 +229,17 @@ def test_the_bot_offer_appears_after_a_minute_and_not_before(world: World) -> No
     assert anna.table["rated"] is False and waiting(world) == set()
 
 
+def test_the_offer_follows_the_games_against_bots_when_there_are_some(world: World) -> None:
+    ben = seeker(world, "Ben", 1000)
+    pro = bot_anchor(US, "pro")
+    assert pro is not None and bot_for(US, MU) != "pro"
+    against_bots = RatingChange(ben.player, US, Pool.BOTS, 0, 1, NEW, Rating(pro.mu + 0.1, 2.0))
+    world.lobby.ratings.applied([against_bots], int(world.store.wall() * 1000))
+    ben.send(type="seek", game=US, players=2)
+    world.wait(OFFER_BOT_AFTER)
+    assert queued(ben)["bot"] == "pro"  # type: ignore[index]
+
+
 def test_someone_who_joins_later_still_gets_matched_after_the_offer(world: World) -> None:
     anna = world.client("Anna")
     anna.send(type="seek", game=US, players=2)
@@ -334,6 +345,9 @@ class _Lobby:
 
     def shown(self, player_id: str, game: str) -> tuple[int, bool]:
         return self.shown_ratings[player_id], False
+
+    def level(self, player_id: str, game: str) -> float:
+        return self.current(player_id, Pool.RATED, game).mu
 
     def _check_quota(self, player: Player) -> None:
         pass

@@ -14,9 +14,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from store.kit import DAY, Wall, claimed, guest, play
+from zackzack.names import name_key
 from zackzack.ratings import BOARD_ACTIVE_DAYS, BOARD_MIN_MATCHES, NEW, Pool, Rating, update
 from zackzack.ratings import RatingChange as Change
-from zackzack.server.names import name_key
 from zackzack.store import (
     MatchStart,
     RatingRow,

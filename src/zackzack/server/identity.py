@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from zackzack.names import KEY_CHARS, name_key
 from zackzack.server.limits import AddressBuckets, Limits
-from zackzack.server.names import KEY_CHARS, name_key
 from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
 from zackzack.store import NameTaken, PlayerRecord, Store
 

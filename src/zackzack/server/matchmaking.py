@@ -73,6 +73,9 @@ class Entry:
     """The lobby clock's time when they joined this queue."""
     seq: int
     """Orders people who joined at the same time."""
+    offer: str
+    """The bot level offered after ``OFFER_BOT_AFTER``: the nearest to where they stand
+    against bots (``RatingBook.level``)."""
 
     def window(self, now: float) -> int:
         """The points either side this person accepts at ``now``."""
@@ -162,8 +165,9 @@ class Matchmaker:
         mu = self.lobby.ratings.current(player.id, Pool.RATED, game).mu
         rating = self.lobby.ratings.shown(player.id, game)[0]
         since = old.since if same and old is not None else clock.time()
+        offer = bot_for(game, self.lobby.ratings.level(player.id, game))
         entry = self.entries[player.id] = Entry(seeker, game, players, mu, rating, since,
-                                                next(self._seq))
+                                                next(self._seq), offer)
         event("queue_joined", player=player.id, game=game, players=players, rating=rating)
         self._tell(entry)
         self._search(game, players)
@@ -269,5 +273,5 @@ class Matchmaker:
             waiting=sum(e.game == entry.game and e.players == entry.players
                         for e in self.entries.values()),
             since=round(entry.since * 1000), window=entry.window(now),
-            bot=bot_for(entry.game, entry.mu) if waited >= OFFER_BOT_AFTER - 1e-9 else None)))
+            bot=entry.offer if waited >= OFFER_BOT_AFTER - 1e-9 else None)))
 

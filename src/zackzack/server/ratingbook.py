@@ -51,6 +51,12 @@ class RatingBook:
         now = int(self.store.wall() * 1000) if now_ms is None else now_ms
         return drifted(found.rating, found.last_at, now)
 
+    def level(self, player_id: str, game: str) -> float:
+        """Where a person stands against the bots: μ of their games against bots if they
+        played any, else their rated μ (both pools share the bots' scale)."""
+        pool = Pool.BOTS if self.standing(player_id, game, Pool.BOTS) else Pool.RATED
+        return self.current(player_id, pool, game).mu
+
     def shown(self, player_id: str, game: str) -> tuple[int, bool]:
         """The rated number a seat shows in ``game``, and whether it is provisional."""
         rating = self.current(player_id, Pool.RATED, game)

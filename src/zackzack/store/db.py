@@ -15,7 +15,6 @@ schema is migrated (Alembic, ``zackzack.store.migrations``) when a store is open
 from __future__ import annotations
 
 import enum
-import importlib
 import importlib.util
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -52,6 +51,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
 from zackzack.matchlog import FORMAT, VERSION, MatchLog, parse_log
+from zackzack.names import name_key
 from zackzack.ratings import (
     BOARD_ACTIVE_DAYS,
     BOARD_MIN_MATCHES,
@@ -870,11 +870,11 @@ class Store:
 
     def profile(self, key: str, *, key_of: Callable[[str], str] | None = None) -> Profile | None:
         """A (not deleted) player's profile, by public id or by claimed name (its key,
-        ``key_of(key)``: by default ``zackzack.server.names.name_key``)."""
+        ``key_of(key)``: by default ``zackzack.names.name_key``)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(players).where(players.c.id == key)).first()
             if row is None:
-                lookup = key_of or _name_key_function()
+                lookup = key_of or name_key
                 row = conn.execute(select(players)
                                    .where(players.c.name_key == lookup(key))).first()
             if row is None or row.deleted_at is not None:
@@ -1139,8 +1139,3 @@ def _rated_match(row: Any, changes: Sequence[StoredChange]) -> RatedMatch:
                       tuple(changes))
 
 
-def _name_key_function() -> Callable[[str], str]:
-    """The server's key of a name (imported late: the store does not depend on the server)."""
-    module = importlib.import_module("zackzack.server.names")
-    found: Callable[[str], str] = module.name_key
-    return found
