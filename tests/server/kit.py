@@ -106,7 +106,8 @@ class World:
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
-        self.identities = Identities(self.store, time=self.clock.time, hasher=QUICK_HASHER)
+        self.identities = Identities(self.store, limits=self.limits, time=self.clock.time,
+                                     hasher=QUICK_HASHER)
         self.lobby = Lobby(clock=self.clock, store=self.store, bots=Bots(),
                            settings=self.settings, timing=self.timing, limits=self.limits)
 

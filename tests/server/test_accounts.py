@@ -15,6 +15,7 @@ from zackzack.names import name_key
 from zackzack.server.accounts import SIGNED_OUT
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
+from zackzack.server.protocol import ProtocolError
 from zackzack.store import Store
 from zackzack.table import Settings
 
@@ -175,11 +176,12 @@ def test_rename_keeps_the_old_name_in_past_matches(store: Store) -> None:
     match = anna.table["match"]
     player = world.identities.by_token(anna.welcome["token"])
     assert player is not None
-    world.identities.claim(player, "Anna", "password-1")
+    world.identities.claim(player, "Anna", world.identities.hash_password("password-1"))
     world.identities.rename(player, "Annabel")
     record = store.match(match)
     assert record is not None and record.seats[0].name == "Anna"
-    assert world.identities.sign_in("annabel", "password-1")[0] is player
+    account, rehashed = world.identities.check_sign_in("annabel", "password-1")
+    assert world.identities.signed_in(account, rehashed)[0] is player
 
 
 def test_deleting_an_account_needs_the_password_and_leaves_a_neutral_player(
@@ -195,3 +197,51 @@ def test_deleting_an_account_needs_the_password_and_leaves_a_neutral_player(
     ben = guest(http, "Ben")  # the name is free again
     assert post(http, "claim", ben["token"], name="Anna", password="password-2").status_code \
         == 200
+
+
+def test_failures_from_elsewhere_do_not_lock_the_owner_out(store: Store) -> None:
+    world = World(store, settings=Settings(),
+                  limits=Limits(sign_ins_per_name=2, sign_ins_per_name_anywhere=4))
+    identities = world.identities
+    anna = world.client("Anna")
+    player = identities.by_token(anna.welcome["token"])
+    assert player is not None
+    identities.claim(player, "Anna", identities.hash_password("password-1"))
+
+    def attempt(password: str, address: str) -> str:
+        try:
+            identities.throttle("Anna", address)
+            identities.check_sign_in("Anna", password)
+        except ProtocolError as error:
+            if error.code == "wrong_password":
+                identities.failed("Anna", address)
+            return error.code
+        return "ok"
+
+    assert [attempt("guess", "10.0.0.9") for _ in range(3)] \
+        == ["wrong_password", "wrong_password", "too_many_attempts"]
+    assert attempt("password-1", "10.0.0.1") == "ok"  # the owner, from home
+    assert attempt("password-1", "10.0.0.1") == "ok"  # successes cost the name nothing
+    assert [attempt("guess", f"10.0.1.{n}") for n in range(3)] \
+        == ["wrong_password", "wrong_password", "too_many_attempts"]  # 4 from anywhere
+
+
+@pytest.mark.parametrize("name", ["p_abc", "P_Anna"])
+def test_a_claimed_name_cannot_pass_for_a_player_id(http: TestClient, name: str) -> None:
+    answer = post(http, "claim", guest(http)["token"], name=name, password="password-1")
+    assert answer.status_code == 400 and "player's id" in answer.json()["reason"]
+
+
+def test_a_name_stays_while_its_players_match_runs(store: Store, tmp_path: Path) -> None:
+    config = Config(**{**{n: getattr(CONFIG, n) for n in CONFIG.__dataclass_fields__},
+                       "db": str(tmp_path / "y.db")})
+    with TestClient(create_app(config)) as http, http.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "token": None, "name": "Anna"})
+        token = ws.receive_json()["token"]
+        ws.send_json({"type": "create", "game": "unter-spannung",
+                      "seats": [{"kind": "open"}, {"kind": "bot", "bot": "beginner"}]})
+        ws.send_json({"type": "start"})
+        while ws.receive_json()["type"] != "table":
+            pass
+        answer = post(http, "rename", token, name="Annabel")
+        assert answer.status_code == 409 and answer.json()["error"] == "already_started"

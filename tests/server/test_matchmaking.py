@@ -321,6 +321,15 @@ def test_unknown_games_and_bad_counts_are_refused_and_change_nothing(world: Worl
     assert waiting(world) == {anna.player} and world.lobby.rooms == {}
 
 
+def test_a_player_in_a_running_match_may_not_seek(world: World) -> None:
+    anna = seeker(world, "Anna")
+    anna.send(type="create", game=US, seats=[{"kind": "open"}, {"kind": "bot", "bot": "pro"}])
+    anna.send(type="start")
+    anna.send(type="lobby")
+    assert anna.error(type="seek", game=US, players=2) == "playing_elsewhere"
+    assert waiting(world) == set()
+
+
 def test_a_player_with_too_many_tables_may_not_seek(world: World) -> None:
     anna = world.client("Anna")
     for _ in range(world.limits.tables_per_player):
@@ -351,6 +360,9 @@ class _Lobby:
 
     def _check_quota(self, player: Player) -> None:
         pass
+
+    def playing(self, player: Player) -> bool:
+        return False
 
 
 class _Seeker:

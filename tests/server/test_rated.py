@@ -14,6 +14,7 @@ from openskill.models import PlackettLuce
 
 from server.kit import Client, World, play_out
 from zackzack.ratings import NEW, Pool, Rating, match_changes, places
+from zackzack.ratings_cli import rebuild
 from zackzack.server.room import STAND_IN_AFTER
 from zackzack.store import RatingRow, Store
 from zackzack.table import Settings
@@ -214,3 +215,25 @@ def test_match_changes_agree_with_openskill_ties_included(seats: list[tuple[Rati
     tied = [c.after.mu for c, (r, p) in zip(changes, seats, strict=True)
             if r == seats[0][0] and p == seats[0][1]]
     assert max(tied) - min(tied) < 1e-9  # the same rating and place: the same result
+
+
+def test_a_player_deleted_during_a_rated_match_gets_no_rating_and_rebuild_agrees(
+        store: Store) -> None:
+    world = World(store, settings=QUICK)
+    (anna, ben), _ = rated_table(world, ["Anna", "Ben"])
+    anna.send(type="start")
+    play_out(world, [anna, ben])
+    anna.send(type="rematch")
+    ben.send(type="rematch")
+    ben.send(type="ready", ready=True)
+    anna.send(type="start")
+    world.wait(3)
+    ben_id = ben.player
+    player = world.identities.by_token(ben.welcome["token"])
+    assert player is not None
+    world.identities.delete(player)
+    ben.session.close()
+    world.wait(STAND_IN_AFTER + 1)
+    play_out(world, [anna])
+    assert store.ratings_of(ben_id) == {}
+    assert rebuild(store, check=True).differences == []

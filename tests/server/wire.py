@@ -162,6 +162,7 @@ class Live:
             self.app, host="127.0.0.1", port=self.port, log_level="warning",
             ws_max_size=limits.frame_bytes))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.clients = contextlib.ExitStack()  # every websocket from connect(), closed by stop()
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:
@@ -176,15 +177,16 @@ class Live:
 
     def connect(self, name: str | None = "Fuzz") -> SyncConnection:
         """A websocket (greeted as ``name``) whose client reads everything in a thread."""
-        ws = connect(f"ws://127.0.0.1:{self.port}/ws", max_size=None, compression=None,
-                     close_timeout=2)
+        ws = self.clients.enter_context(connect(f"ws://127.0.0.1:{self.port}/ws", max_size=None,
+                                                compression=None, close_timeout=2))
         if name is not None:
             ws.send(json.dumps({"type": "hello", "name": name}))
             assert json.loads(ws.recv(5))["type"] == "welcome"
         return ws
 
     def stop(self) -> None:
-        """Stop the server."""
+        """Close the websockets still open, then stop the server."""
+        self.clients.close()
         self.server.should_exit = True
         self.thread.join(10)
 

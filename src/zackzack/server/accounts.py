@@ -38,15 +38,8 @@ Name = Annotated[str, Meta(max_length=NAME_CHARS * 4)]
 Password = Annotated[str, Meta(max_length=PASSWORD_CHARS[1])]
 
 
-class Claim(Struct, forbid_unknown_fields=True, frozen=True):
-    """Make this name mine, with this password."""
-
-    name: Name
-    password: Password
-
-
-class SignIn(Struct, forbid_unknown_fields=True, frozen=True):
-    """I am the player who claimed ``name``: give this device a token."""
+class Credentials(Struct, forbid_unknown_fields=True, frozen=True):
+    """A name and a password: to claim the name, or to sign in as its player."""
 
     name: Name
     password: Password
@@ -71,7 +64,8 @@ class Delete(Struct, forbid_unknown_fields=True, frozen=True):
 
 
 STATUS = {"bad_field": 400, "bad_json": 400, "bad_token": 401, "wrong_password": 401,
-          "name_taken": 409, "already_claimed": 409, "too_many_attempts": 429}
+          "name_taken": 409, "already_claimed": 409, "already_started": 409,
+          "too_many_attempts": 429}
 Body = TypeVar("Body", bound=Struct)
 
 
@@ -163,9 +157,11 @@ async def account(request: Request) -> Response:
 async def claim(request: Request) -> Response:
     """``POST /api/account/claim``: the guest claims a name with a password."""
     player, _ = _player(request)
-    body = await _body(request, Claim)
+    body = await _body(request, Credentials)
     identities = _server(request).identities
-    await _slow(request, lambda: identities.claim(player, body.name, body.password))
+    identities.claimable(player, body.name)  # the cheap refusals before any hashing
+    digest = await _slow(request, lambda: identities.hash_password(body.password))
+    identities.claim(player, body.name, digest)
     event("name_claimed", player=player.id)
     _server(request).lobby.player_changed(player)
     return _json(_me(player))
@@ -173,10 +169,16 @@ async def claim(request: Request) -> Response:
 
 async def sign_in(request: Request) -> Response:
     """``POST /api/account/sign-in``: a new token for this device."""
-    body = await _body(request, SignIn)
-    identities = _server(request).identities
-    identities.throttle(body.name, _address(request))
-    player, token = await _slow(request, lambda: identities.sign_in(body.name, body.password))
+    body = await _body(request, Credentials)
+    identities, address = _server(request).identities, _address(request)
+    identities.throttle(body.name, address)
+    try:
+        record, rehashed = await _slow(
+            request, lambda: identities.check_sign_in(body.name, body.password))
+    except ProtocolError:
+        identities.failed(body.name, address)
+        raise
+    player, token = identities.signed_in(record, rehashed)
     event("signed_in", player=player.id)
     return _json({**_me(player), "token": token})
 
@@ -199,6 +201,9 @@ async def rename(request: Request) -> Response:
     player, _ = _player(request)
     body = await _body(request, Rename)
     server = _server(request)
+    if server.lobby.playing(player):
+        raise ProtocolError("already_started", "a match of yours is running: your name stays "
+                            "until it is over")
     server.identities.rename(player, body.name)
     server.lobby.player_changed(player)
     return _json(_me(player))
@@ -210,9 +215,14 @@ async def delete(request: Request) -> Response:
     body = await _body(request, Delete)
     server = _server(request)
     if player.claimed:
-        await _slow(request, lambda: server.identities.verify(player, body.password))
+        identities, address = server.identities, _address(request)
+        identities.throttle(player.name, address)
+        try:
+            await _slow(request, lambda: identities.verify(player, body.password))
+        except ProtocolError:
+            identities.failed(player.name, address)
+            raise
     server.identities.delete(player)
-    server.lobby.ratings.forget(player.id)
     server.lobby.player_changed(player)
     _close(server, lambda c: c.session.known_player is player)
     event("player_deleted", player=player.id)

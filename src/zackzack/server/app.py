@@ -237,10 +237,11 @@ async def index(request: Request) -> Response:
     return Response(page.html, headers=headers, media_type="text/html")
 
 
-async def _sweep(lobby: Lobby, every: float) -> None:
+async def _sweep(lobby: Lobby, identities: Identities, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
+            identities.prune()
             closed = lobby.sweep()
         except Exception:  # never let one bad room stop the tidying
             log.exception("sweeping the lobby failed")
@@ -292,7 +293,7 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
         identities = Identities(own, config.limits.connections_per_player, config.limits)
         server = app.state.server = Server(config, own, identities, lobby)
         lobby.restore(identities.known)
-        tasks = [asyncio.create_task(_sweep(lobby, config.timing.sweep_every)),
+        tasks = [asyncio.create_task(_sweep(lobby, identities, config.timing.sweep_every)),
                  asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))]
         if config.tidy_memory:
             tasks.append(asyncio.create_task(memory.tidy()))

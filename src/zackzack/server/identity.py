@@ -37,6 +37,8 @@ class Player:
     name: str
     claimed: bool = False
     """The name is theirs (with a password): unique, and they can sign in elsewhere."""
+    deleted: bool = False
+    """The account was deleted (live tables still seat them, under a dash)."""
 
 
 def token_hash(token: str) -> str:
@@ -69,6 +71,8 @@ class TooManyAttempts(ProtocolError):
 def _key(name: str) -> str:
     """The key a claimed ``name`` is unique by (``bad_field`` if it is too long to store)."""
     key = name_key(name)
+    if key.startswith("p_"):
+        raise ProtocolError("bad_field", "a name may not look like a player's id (p_…)")
     if len(key) > KEY_CHARS:
         raise ProtocolError("bad_field", "this name is too long once its characters are "
                             "written plainly; choose a simpler one")
@@ -89,11 +93,16 @@ class Identities:
         self._tokens: dict[str, Player] = {}
         """Token hashes seen while the server runs, with their player."""
         clock = time or store.wall
-        self._by_name = AddressBuckets(limits.sign_ins_per_name_rate, limits.sign_ins_per_name,
-                                       clock)
         self._by_address = AddressBuckets(limits.sign_ins_per_address_rate,
                                           limits.sign_ins_per_address, clock)
-        self._dummy: str | None = None
+        """Sign-in attempts per address."""
+        self._by_name_here = AddressBuckets(limits.sign_ins_per_name_rate,
+                                            limits.sign_ins_per_name, clock)
+        """Failed sign-ins per name (key) and address."""
+        self._by_name = AddressBuckets(limits.sign_ins_per_name_anywhere_rate,
+                                       limits.sign_ins_per_name_anywhere, clock)
+        """Failed sign-ins per name, from anywhere."""
+        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         """Verified against when a name is unknown, so that the answer takes as long."""
 
     # Who is this -------------------------------------------------------------------------
@@ -184,19 +193,30 @@ class Identities:
         player.name = name
         return name
 
-    # Accounts (the password work runs in a worker thread: the callers are async) -----------
+    # Accounts ------------------------------------------------------------------------------
+    # Hashing and verifying passwords is slow: the callers run those methods (marked "slow")
+    # in worker threads, and only those; every write to the store stays on the event loop.
 
-    def claim(self, player: Player, name: str, password: str) -> None:
-        """Make ``name`` ``player``'s own, with ``password``; their token, matches and ratings
-        stay theirs. Slow (hashing): call it from a worker thread."""
+    def hash_password(self, password: str) -> str:
+        """The Argon2id hash of an acceptable ``password``. Slow."""
+        return self.hasher.hash(check_password(password))
+
+    def claimable(self, player: Player, name: str) -> str:
+        """``name`` tidied, if ``player`` may claim it now (nothing is changed)."""
         if player.claimed:
             raise ProtocolError("already_claimed", f"you have claimed the name {player.name!r}")
         name = clean_text(name, NAME_CHARS, "a name")
         if not name:
             raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
-        digest = self.hasher.hash(check_password(password))
+        _key(name)
         if self._claimed_by_other(name, player):
             raise ProtocolError("name_taken", "that name (or one that looks like it) is taken")
+        return name
+
+    def claim(self, player: Player, name: str, digest: str) -> None:
+        """Make ``name`` (checked by :meth:`claimable`) ``player``'s own, with the password
+        hash ``digest``; their token, matches and ratings stay theirs."""
+        name = self.claimable(player, name)
         try:
             self.store.claim(player.id, name, _key(name), digest)
         except NameTaken:
@@ -205,30 +225,51 @@ class Identities:
         player.name, player.claimed = name, True
 
     def throttle(self, name: str, address: str) -> None:
-        """Count a sign-in attempt for ``name`` from ``address``, or refuse it
-        (``too_many_attempts``, with the seconds to wait in the reason)."""
+        """Count a sign-in attempt from ``address``, and refuse it (``too_many_attempts``)
+        when that address tried too often, or when ``name`` failed too often from there or
+        from anywhere. Only failures count against a name (:meth:`failed`), so nobody can
+        lock its owner out with a guess now and then from elsewhere."""
         key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
-        for buckets, who in ((self._by_address, address), (self._by_name, key)):
-            if who and buckets.burst and not buckets.take(who):
-                raise TooManyAttempts(math.ceil(buckets.wait(who)))
+        if address and self._by_address.burst and not self._by_address.take(address):
+            raise TooManyAttempts(math.ceil(self._by_address.wait(address)))
+        for buckets, who in ((self._by_name_here, f"{key}\n{address}"), (self._by_name, key)):
+            wait = buckets.wait(who) if buckets.burst else 0
+            if wait > 0:
+                raise TooManyAttempts(math.ceil(wait))
 
-    def sign_in(self, name: str, password: str) -> tuple[Player, str]:
-        """The claimed player called ``name`` and a new token for this device, if
-        ``password`` is theirs (``wrong_password`` otherwise, for an unknown name too). Slow:
-        call it from a worker thread after :meth:`throttle`."""
+    def failed(self, name: str, address: str) -> None:
+        """A wrong password for ``name`` from ``address``: it counts against the name."""
+        key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
+        for buckets, who in ((self._by_name_here, f"{key}\n{address}"), (self._by_name, key)):
+            if buckets.burst:
+                buckets.take(who)
+
+    def prune(self) -> None:
+        """Forget the attempt counts that are full again."""
+        for buckets in (self._by_address, self._by_name_here, self._by_name):
+            buckets.prune()
+
+    def check_sign_in(self, name: str, password: str) -> tuple[PlayerRecord, str | None]:
+        """The claimed player called ``name`` if ``password`` is theirs (``wrong_password``
+        otherwise, for an unknown name too, after the same work), and a new hash of the
+        password when the hasher's settings changed since it was made. Slow; reads only."""
         name = clean_text(name, NAME_CHARS, "a name")
         found = self.store.account(name_key(name)) if name else None
-        if found is None and self._dummy is None:
-            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
-        record, digest = found if found is not None else (None, self._dummy or "")
+        record, digest = found if found is not None else (None, self._dummy)
         try:
             self.hasher.verify(digest, password)
         except (VerificationError, InvalidHashError):
             record = None
         if record is None:
             raise ProtocolError("wrong_password", "the name or the password is wrong")
-        if self.hasher.check_needs_rehash(digest):
-            self.store.set_password_hash(record.id, self.hasher.hash(password))
+        return record, self.hasher.hash(password) if self.hasher.check_needs_rehash(digest) \
+            else None
+
+    def signed_in(self, record: PlayerRecord, rehashed: str | None) -> tuple[Player, str]:
+        """The player of ``record`` (their password checked) and a new token for this
+        device."""
+        if rehashed is not None:
+            self.store.set_password_hash(record.id, rehashed)
         player = self._cached(record)
         player.name, player.claimed = record.name, True
         token = new_token(player.id)
@@ -252,7 +293,8 @@ class Identities:
         return dropped
 
     def verify(self, player: Player, password: str) -> None:
-        """Raise ``wrong_password`` unless ``password`` is claimed ``player``'s. Slow."""
+        """Raise ``wrong_password`` unless ``password`` is claimed ``player``'s. Slow; reads
+        only."""
         found = self.store.account(name_key(player.name)) if player.claimed else None
         try:
             if found is None or found[0].id != player.id:
@@ -267,5 +309,4 @@ class Identities:
         self.store.delete_player(player.id)
         for digest in [d for d, p in self._tokens.items() if p is player]:
             del self._tokens[digest]
-        self._players.pop(player.id, None)
-        player.name, player.claimed = DELETED_NAME, False
+        player.name, player.claimed, player.deleted = DELETED_NAME, False, True

@@ -47,11 +47,17 @@ class Limits:
     new_players_rate: float = 0.2
     """New players per second one address may make on average after the burst."""
     sign_ins_per_name: int = 5
-    """Sign-in attempts for one name at once (one more: ``too_many_attempts``; 0: no limit)."""
+    """Failed sign-ins for one name from one address at once (then ``too_many_attempts``;
+    0: no limit)."""
     sign_ins_per_name_rate: float = 1 / 60
-    """Sign-in attempts per second for one name on average after those: one a minute."""
+    """Failed sign-ins per second for one name from one address after those: one a minute."""
+    sign_ins_per_name_anywhere: int = 30
+    """Failed sign-ins for one name from all addresses at once (0: no limit)."""
+    sign_ins_per_name_anywhere_rate: float = 0.1
+    """Failed sign-ins per second for one name from all addresses after those."""
     sign_ins_per_address: int = 20
-    """Sign-in attempts from one address at once, whatever the names (0: no limit)."""
+    """Sign-in attempts (right or wrong) from one address at once, whatever the names (0: no
+    limit)."""
     sign_ins_per_address_rate: float = 0.1
     """Sign-in attempts per second from one address on average after those."""
 

@@ -191,6 +191,11 @@ class Lobby:
                 for room in self.rooms.values()
                 if (seat := room.seat_of(player)) is not None and not room.tutorial]
 
+    def playing(self, player: Player) -> bool:
+        """Whether ``player`` holds a seat at a match that has started and is not over."""
+        return any(room.phase not in (Phase.WAITING, Phase.OVER)
+                   and room.seat_of(player) is not None for room in self.rooms.values())
+
     def player_changed(self, player: Player) -> None:
         """``player``'s name (or account) changed: every table where they sit shows it."""
         for room in list(self.rooms.values()):

@@ -156,6 +156,9 @@ class Matchmaker:
         if problem is not None:
             raise ProtocolError("bad_options", problem)
         player = seeker.player
+        if self.lobby.playing(player):
+            raise ProtocolError("playing_elsewhere", "you are playing a match: finish it "
+                                "first (a new one would leave your seat to a stand-in)")
         self.lobby._check_quota(player)
         clock = self.lobby.clock
         old = self.entries.pop(player.id, None)
@@ -254,9 +257,14 @@ class Matchmaker:
         event("queue_matched", code=room.code, game=first.game, players=first.players,
               ratings=[entry.rating for entry in group],
               waited=[round(now - entry.since, 1) for entry in group])
-        for entry in group:
-            entry.seeker.matched(room)
-        room.start(first.seeker)
+        try:
+            for entry in group:
+                entry.seeker.matched(room)
+            room.start(first.seeker)
+        except Exception:  # never leave a table of people who were told they were matched
+            log.exception("starting the matched table %s failed", room.code)
+            self.lobby.close(room)
+            raise
         return room
 
     def _update(self, game: str, players: int) -> None:

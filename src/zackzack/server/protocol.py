@@ -16,9 +16,8 @@ zackzack.server.protocol.ProtocolError: unknown_type: unknown message type 'danc
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 from msgspec import Meta, Struct, field
@@ -77,6 +76,7 @@ ERRORS: dict[str, str] = {
                             "(Limits.new_players_burst, new_players_rate)",
     "internal": "the server failed; the table is unchanged",
     "name_taken": "the name (or one that looks like it) is a claimed player's",
+    "playing_elsewhere": "the player is in a running match (a seek waits until it is over)",
 }
 """Every ``error`` code; ``ack`` codes are these or the game's refusals (games/errors.py)."""
 
@@ -424,7 +424,9 @@ ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left |
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()
-_TYPE = re.compile(r"Invalid value '(.*)' - at `\$\.type`")
+_FIELDS = msgspec.json.Decoder(dict[str, msgspec.Raw])  # an object's top level, values unread
+_TYPE = msgspec.json.Decoder(str)
+_TYPES = frozenset(kind.__struct_config__.tag for kind in get_args(ClientMessage))
 
 
 def decode(text: str | bytes) -> ClientMessage:
@@ -474,14 +476,30 @@ def _piled_marks(text: str, most: int = 2) -> bool:
 
 
 def _invalid(text: str, problem: str) -> ProtocolError:
+    """The error for ``text``, JSON that msgspec found is not a client message (``problem``).
+
+    Decided by what ``text`` is, not by the wording of ``problem``: not an object at all is
+    ``bad_json``; an object with no ``type`` or a ``type`` string not of this protocol is
+    ``unknown_type``; anything else — a missing, unknown or wrongly typed field at any depth,
+    ``type`` itself not a string — is ``bad_field``, with msgspec's text naming the field.
+    """
     ref = ref_of(text)
-    found = _TYPE.fullmatch(problem)
-    if found:
-        return ProtocolError("unknown_type", f"unknown message type {found.group(1)!r}", ref)
-    if problem.startswith("Object missing required field `type`"):
-        return ProtocolError("unknown_type", "every message needs a \"type\"", ref)
-    if problem.startswith("Expected `object`") and " - at `$" not in problem:
+    try:
+        fields = _FIELDS.decode(text)
+    except msgspec.ValidationError:
         return ProtocolError("bad_json", "a message is a JSON object", ref)
+    except msgspec.DecodeError as error:  # msgspec stopped at a wrong field before the bad JSON
+        return ProtocolError("bad_json", f"not JSON: {error}", ref)
+    except RecursionError:
+        return ProtocolError("bad_json", "the JSON is nested too deeply", ref)
+    if "type" not in fields:
+        return ProtocolError("unknown_type", "every message needs a \"type\"", ref)
+    try:
+        kind = _TYPE.decode(fields["type"])
+    except msgspec.ValidationError:
+        return ProtocolError("bad_field", problem, ref)  # "type" is there but not a string
+    if kind not in _TYPES:
+        return ProtocolError("unknown_type", f"unknown message type {kind!r}", ref)
     return ProtocolError("bad_field", problem, ref)  # a field inside the object is wrong
 
 

@@ -34,6 +34,7 @@ from sqlalchemy import (
     Select,
     and_,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -279,11 +280,12 @@ class BoardRow:
 
 @dataclass(frozen=True, slots=True)
 class HistoryPoint:
-    """A rating after one match: change ``seq``, wall time, match, μ and σ."""
+    """A rating after one match: change ``seq``, wall time, match (``None``: a private
+    table's, whose id is its secret), μ and σ."""
 
     seq: int
     at: int
-    match_id: str
+    match_id: str | None
     mu: float
     sigma: float
 
@@ -372,6 +374,10 @@ def create_default_folder() -> Path | None:
         raise StoreError(f"cannot create the folder {folder} for the database: "
                          f"{error.strerror or error}") from None
     return folder
+
+
+BOARD_TOTAL_FRESH_MS = 10_000
+"""How long a leaderboard's count of players is used before it is counted again."""
 
 
 class StoreError(Exception):
@@ -611,6 +617,8 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self._writer: Connection = self.engine.connect()
+            self._board_totals: dict[str, tuple[int, int]] = {}
+            """Each leaderboard's number of players, with the wall time it was counted."""
         except BaseException:
             self.engine.dispose()
             raise
@@ -762,12 +770,6 @@ class Store:
                 conn.execute(update(matches).where(matches.c.id == bindparam("m"))
                              .values(seats=bindparam("seats")), changed)
 
-    def name_keys(self) -> set[str]:
-        """The keys of all claimed names (to refuse lookalikes)."""
-        with self.engine.connect() as conn:
-            return set(conn.execute(select(players.c.name_key)
-                                    .where(players.c.name_key.is_not(None))).scalars())
-
     # Ratings -------------------------------------------------------------------------------
 
     def ratings_of(self, player_id: str) -> dict[tuple[str, str], RatingRow]:
@@ -802,11 +804,17 @@ class Store:
     def leaderboard(self, game: str, *, now_ms: int, limit: int = 50,
                     offset: int = 0) -> tuple[list[BoardRow], int]:
         """The eligible players of ``game`` by rated μ, best first (ties: the later id first),
-        from ``offset``; and how many are eligible in all. Reads an index, never matches."""
+        from ``offset``; and how many are eligible in all (counted at most every
+        ``BOARD_TOTAL_FRESH_MS``: counting 100,000 players costs PostgreSQL tens of ms, the
+        page itself less than one). Reads an index, never matches."""
         page, total = self.leaderboard_queries(game, now_ms=now_ms, limit=limit, offset=offset)
+        counted = self._board_totals.get(game)
         with self.engine.connect() as conn:
             rows = conn.execute(page).all()
-            count = int(conn.execute(total).scalar_one())
+            if counted is None or not 0 <= now_ms - counted[0] < BOARD_TOTAL_FRESH_MS:
+                counted = self._board_totals[game] = (now_ms, int(
+                    conn.execute(total).scalar_one()))
+        count = counted[1]
         return [BoardRow(offset + n + 1, row.player_id, row.name, row.mu, row.sigma,
                          row.matches, row.last_at) for n, row in enumerate(rows)], count
 
@@ -884,9 +892,12 @@ class Store:
                 select(ratings).where(ratings.c.player_id == player_id))}
             history: dict[tuple[str, str], tuple[HistoryPoint, ...]] = {}
             for game, pool in sorted(rated):
+                shared = case((matches.c.private.is_(False), rating_changes.c.match_id),
+                              else_=None)
                 points = conn.execute(
-                    select(rating_changes.c.seq, rating_changes.c.at, rating_changes.c.match_id,
+                    select(rating_changes.c.seq, rating_changes.c.at, shared,
                            rating_changes.c.mu_after, rating_changes.c.sigma_after)
+                    .join(matches, matches.c.id == rating_changes.c.match_id)
                     .where(rating_changes.c.player_id == player_id,
                            rating_changes.c.game == game, rating_changes.c.pool == pool)
                     .order_by(rating_changes.c.seq.desc()).limit(HISTORY)).all()
@@ -1001,11 +1012,17 @@ class Store:
 
     def _upsert_ratings(self, conn: Connection, changes: Sequence[RatingChange],
                         now: int) -> None:
-        """The ratings after ``changes``: one match more each, the last one ``now``."""
-        listed = _listed(conn, {c.player_id for c in changes})
+        """The ratings after ``changes``: one match more each, the last one ``now``. A player
+        who deleted their account while the match ran gets none (as in ``replace_ratings``)."""
+        ids = {c.player_id for c in changes}
+        listed = _listed(conn, ids)
+        gone = set(conn.execute(select(players.c.id).where(
+            players.c.id.in_(ids), players.c.deleted_at.is_not(None))).scalars())
         rows = [{"player_id": c.player_id, "game": c.game, "pool": c.pool.value,
                  "mu": c.after.mu, "sigma": c.after.sigma, "matches": 1, "last_at": now,
-                 "listed": c.player_id in listed} for c in changes]
+                 "listed": c.player_id in listed} for c in changes if c.player_id not in gone]
+        if not rows:
+            return
         upsert = _UPSERTS.get(conn.dialect.name)
         if upsert is not None:
             conn.execute(upsert, rows)
