@@ -12,6 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from server.kit import World, play_out
 from zackzack.names import name_key
+from zackzack.server import accounts
 from zackzack.server.accounts import SIGNED_OUT
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
@@ -245,3 +246,26 @@ def test_a_name_stays_while_its_players_match_runs(store: Store, tmp_path: Path)
             pass
         answer = post(http, "rename", token, name="Annabel")
         assert answer.status_code == 409 and answer.json()["error"] == "already_started"
+
+
+def test_addresses_of_one_ipv6_network_share_their_sign_in_attempts(store: Store) -> None:
+    world = World(store, settings=Settings(), limits=Limits(sign_ins_per_address=2))
+    tries = []
+    for host in ("2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::9", "2001:db8:1:3::1"):
+        try:
+            world.identities.throttle("Anna", host)
+            tries.append("ok")
+        except ProtocolError as error:
+            tries.append(error.code)
+    assert tries == ["ok", "ok", "too_many_attempts", "ok"]  # the last is another /64
+
+
+def test_when_too_many_wait_for_a_hash_a_claim_is_refused_at_once(
+        http: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    anna = guest(http, "Anna")
+    monkeypatch.setattr(accounts, "HASHING_QUEUE", 0)
+    answer = post(http, "claim", anna["token"], name="Anna", password="password-1")
+    assert answer.status_code == 429 and answer.json()["error"] == "too_many_attempts"
+    assert "busy" in answer.json()["reason"]
+    me = http.get("/api/account", headers={"Authorization": f"Bearer {anna['token']}"})
+    assert me.json()["claimed"] is False

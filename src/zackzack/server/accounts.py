@@ -32,6 +32,8 @@ SIGNED_OUT = 4003
 """The websocket close code for connections of a token that was signed out or deleted."""
 HASHING_AT_ONCE = 2
 """Password hashes computed at the same time (each takes 64 MiB and tens of milliseconds)."""
+HASHING_QUEUE = 32
+"""Requests that may wait for a hash; more are refused at once (``too_many_attempts``)."""
 MAX_BODY = 4096
 
 Name = Annotated[str, Meta(max_length=NAME_CHARS * 4)]
@@ -95,9 +97,18 @@ def _hashing(request: Request) -> asyncio.Semaphore:
 
 
 async def _slow(request: Request, work: Callable[[], Any]) -> Any:
-    """Run ``work`` (password hashing) in a worker thread, a few at a time."""
-    async with _hashing(request):
-        return await run_in_threadpool(work)
+    """Run ``work`` (password hashing) in a worker thread, a few at a time; when too many
+    wait already, refuse at once rather than queue without end."""
+    state = request.app.state
+    waiting: int = getattr(state, "hashing_waiting", 0)
+    if waiting >= HASHING_QUEUE:
+        raise TooManyAttempts(2, "the server is busy checking passwords")
+    state.hashing_waiting = waiting + 1
+    try:
+        async with _hashing(request):
+            return await run_in_threadpool(work)
+    finally:
+        state.hashing_waiting -= 1
 
 
 async def _body(request: Request, kind: type[Body]) -> Body:

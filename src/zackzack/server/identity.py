@@ -19,7 +19,7 @@ import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from zackzack.names import KEY_CHARS, name_key
-from zackzack.server.limits import AddressBuckets, Limits
+from zackzack.server.limits import AddressBuckets, Limits, client_key
 from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
 from zackzack.store import NameTaken, PlayerRecord, Store
 
@@ -62,9 +62,8 @@ def check_password(password: str) -> str:
 class TooManyAttempts(ProtocolError):
     """Sign-in attempts beyond the limits; ``retry_after`` seconds until the next one."""
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__("too_many_attempts",
-                         f"too many sign-in attempts; try again in {retry_after} s")
+    def __init__(self, retry_after: int, why: str = "too many sign-in attempts") -> None:
+        super().__init__("too_many_attempts", f"{why}; try again in {retry_after} s")
         self.retry_after = retry_after
 
 
@@ -229,7 +228,7 @@ class Identities:
         when that address tried too often, or when ``name`` failed too often from there or
         from anywhere. Only failures count against a name (:meth:`failed`), so nobody can
         lock its owner out with a guess now and then from elsewhere."""
-        key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
+        key, address = name_key(clean_text(name, NAME_CHARS * 4, "a name")), client_key(address)
         if address and self._by_address.burst and not self._by_address.take(address):
             raise TooManyAttempts(math.ceil(self._by_address.wait(address)))
         for buckets, who in ((self._by_name_here, f"{key}\n{address}"), (self._by_name, key)):
@@ -239,7 +238,7 @@ class Identities:
 
     def failed(self, name: str, address: str) -> None:
         """A wrong password for ``name`` from ``address``: it counts against the name."""
-        key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
+        key, address = name_key(clean_text(name, NAME_CHARS * 4, "a name")), client_key(address)
         for buckets, who in ((self._by_name_here, f"{key}\n{address}"), (self._by_name, key)):
             if buckets.burst:
                 buckets.take(who)

@@ -12,6 +12,7 @@ tables, connections, and new players per address.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -101,6 +102,24 @@ class TokenBucket:
         now = self._time()
         self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
         self._last = now
+
+
+def client_key(address: str) -> str:
+    """Whom an address stands for when counting what it may do: an IPv4 address itself, an
+    IPv6 address its /64 (one household or server gets a whole /64 and can pick any address
+    in it).
+
+    >>> client_key("203.0.113.7"), client_key("2001:db8:1:2:aaaa::1"), client_key("")
+    ('203.0.113.7', '2001:db8:1:2::/64', '')
+    """
+    try:
+        found = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{found}/64", strict=False))
+    return str(found.ipv4_mapped or found) if isinstance(found, ipaddress.IPv6Address) \
+        else address
 
 
 class AddressBuckets:

@@ -22,7 +22,7 @@ from zackzack.ratings import rated_options_problem
 from zackzack.server import tutorial
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
-from zackzack.server.limits import AddressBuckets, Limits
+from zackzack.server.limits import AddressBuckets, Limits, client_key
 from zackzack.server.logs import event
 from zackzack.server.matchmaking import Matchmaker
 from zackzack.server.protocol import (
@@ -170,8 +170,8 @@ class Lobby:
         limited."""
         if not address or self.limits.new_players_burst == 0:
             return
-        if not self.newcomers.take(address):
-            wait = math.ceil(self.newcomers.wait(address))
+        if not self.newcomers.take(client_key(address)):
+            wait = math.ceil(self.newcomers.wait(client_key(address)))
             raise ProtocolError("too_many_new_players", "too many new players from your "
                                 f"address; say hello with your token, or try again in {wait} s")
 
