@@ -15,15 +15,8 @@ from zackzack.clock import VirtualClock
 from zackzack.demo import SimplePlayer
 from zackzack.games import unter_spannung as us
 from zackzack.games.errors import LogError, NotPlaying
-from zackzack.matchlog import (
-    dumps,
-    load_log,
-    log_to_json,
-    parse_log,
-    replay,
-    restore,
-    table_log,
-)
+from zackzack.matchlog import load_log, log_to_json, parse_log
+from zackzack.replay import replay, restore, table_log
 from zackzack.table import Phase, Settings, Table
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -61,7 +54,7 @@ def test_a_whole_match_replays_to_the_same_events_byte_for_byte() -> None:
     table = played_table(seed=11)
     assert table.match.result is not None and table.match.number == 6
     log = table_log(table, end_ms=table.now)
-    text = dumps(log_to_json(log))
+    text = json.dumps(log_to_json(log))
     first = replay(parse_log(json.loads(text)))
     second = replay(parse_log(json.loads(text)))
     lines = [json.dumps(s.to_json(), ensure_ascii=False) for s in first.steps]
@@ -121,7 +114,7 @@ def test_the_replay_command_explains_a_bad_file(tmp_path: Path,
 def test_load_log_reads_what_log_to_json_wrote(tmp_path: Path) -> None:
     log = table_log(played_table(seed=3, players=2, tournament=False))
     path = tmp_path / "match.json"
-    path.write_text(dumps(log_to_json(log)))
+    path.write_text(json.dumps(log_to_json(log)))
     again = load_log(path)
     assert again.actions == log.actions and again.deal == log.deal and again.seed == log.seed
 
@@ -136,7 +129,7 @@ def test_a_restored_table_is_paused_exactly_where_its_log_ends() -> None:
     live.start()
     clock.run(stop=lambda: len(live.log) >= 40)
     log = table_log(live)
-    restored = restore(parse_log(json.loads(dumps(log_to_json(log)))), VirtualClock(500.0))
+    restored = restore(parse_log(json.loads(json.dumps(log_to_json(log)))), VirtualClock(500.0))
     assert restored.phase is Phase.PAUSED and restored.now == log.actions[-1].t
     assert us.deal_to_json(restored.state) == us.deal_to_json(live.state)
     assert restored.match.results == live.match.results

@@ -15,7 +15,8 @@ from zackzack.clock import VirtualClock
 from zackzack.demo import SimplePlayer
 from zackzack.games import unter_spannung as us
 from zackzack.games.errors import IllegalAction
-from zackzack.matchlog import MatchLog, log_to_json, parse_log, replay, table_log
+from zackzack.matchlog import MatchLog, log_to_json, parse_log
+from zackzack.replay import replay, table_log
 from zackzack.stats import SeatStats, match_stats, median, stats_json
 from zackzack.table import Penalised, Phase, Settings, Table
 

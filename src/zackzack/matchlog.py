@@ -1,29 +1,30 @@
-"""Match logs: the JSON record that fully describes a game, and its replay through the table.
+"""Match logs: the JSON record that fully describes a game (its format, not its replay).
 
 A log names the game, its options, the table settings, a seed or an explicit first deal,
-and every action that reached the table with its time. ``docs/formats.md`` documents it.
+and every action that reached the table with its time. ``docs/formats.md`` documents it;
+``zackzack.replay`` re-runs a log through a live table.
 
 >>> log = parse_log({"format": "zackzack-log", "version": 1, "game": "unter-spannung",
 ...     "options": {"players": 2}, "seed": 3, "actions": [
 ...         {"t": 500, "seat": 1, "action": {"type": "draw"}}]})
->>> [step.outcome for step in replay(log).steps if step.action is not None]
-['accepted']
+>>> [entry.action for entry in log.actions]
+[Draw()]
+>>> log_to_json(log)["actions"]
+[{'t': 500, 'seat': 1, 'action': {'type': 'draw'}}]
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import suppress
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zackzack.clock import Clock, VirtualClock
 from zackzack.games import game
-from zackzack.games.base import Action, Event, Rules, check_keys, to_json, whole
+from zackzack.games.base import Rules, check_keys, to_json, whole
 from zackzack.games.errors import IllegalAction, LogError, OptionsError
-from zackzack.table import Entry, Phase, Settings, Table
+from zackzack.table import Entry, Settings
 
 FORMAT = "zackzack-log"
 VERSION = 1
@@ -143,142 +144,33 @@ def load_log(path: str | Path) -> MatchLog:
 
 def log_to_json(log: MatchLog, result: Any = None) -> dict[str, Any]:
     """The log as JSON data that ``parse_log`` reads back (``result`` is informative only)."""
+    return log_data(
+        log.game, log.rules.options_to_json(log.options), to_json(log.settings), log.seed,
+        [{"t": e.t, "seat": e.seat, "action": to_json(e.action)} for e in log.actions],
+        players=list(log.players) or None, deal=log.deal, start_ms=log.start_ms,
+        end_ms=log.end_ms, result=None if result is None else to_json(result))
+
+
+def log_data(game: str, options: Any, table: Any, seed: int, actions: list[Any], *,
+             players: Sequence[str] | None = None, deal: Any = None, start_ms: int = 0,
+             end_ms: int | None = None, result: Any = None) -> dict[str, Any]:
+    """A log as JSON data from parts that already are JSON (the store keeps them so).
+
+    The one place that lays out a log's fields, in the order ``docs/formats.md`` shows;
+    ``players``, ``deal``, ``end_ms`` and ``result`` are left out when ``None``.
+    """
     data: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "game": log.game,
-        "options": log.rules.options_to_json(log.options),
-        "table": to_json(log.settings), "seed": log.seed,
+        "format": FORMAT, "version": VERSION, "game": game, "options": options,
+        "table": table, "seed": seed,
     }
-    if log.players:
-        data["players"] = list(log.players)
-    if log.deal is not None:
-        data["deal"] = log.deal
-    data["start_ms"] = log.start_ms
-    data["actions"] = [{"t": e.t, "seat": e.seat, "action": to_json(e.action)}
-                       for e in log.actions]
-    if log.end_ms is not None:
-        data["end_ms"] = log.end_ms
+    if players is not None:
+        data["players"] = list(players)
+    if deal is not None:
+        data["deal"] = deal
+    data["start_ms"] = start_ms
+    data["actions"] = actions
+    if end_ms is not None:
+        data["end_ms"] = end_ms
     if result is not None:
-        data["result"] = to_json(result)
+        data["result"] = result
     return data
-
-
-def table_log(table: Table, players: tuple[str, ...] = (), start_ms: int = 0,
-              end_ms: int | None = None) -> MatchLog:
-    """The log of ``table`` so far: its options, first deal and every action it received."""
-    return MatchLog(table.rules.INFO.name, table.options, table.settings, table.seed,
-                    table.first_deal, tuple(table.log), start_ms, end_ms, players)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One line of a replay: an action and its outcome, or the table's own events."""
-
-    t: int
-    seat: int | None
-    action: Action | None
-    outcome: str
-    events: tuple[Event, ...] = ()
-    code: str | None = None
-    reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The step as JSON data (one line of ``zackzack replay --json``)."""
-        data: dict[str, Any] = {"t": self.t, "seat": self.seat, "outcome": self.outcome}
-        if self.action is not None:
-            data["action"] = to_json(self.action)
-        if self.code is not None:
-            data["code"], data["reason"] = self.code, self.reason
-        data["events"] = [to_json(event) for event in self.events]
-        return data
-
-
-@dataclass(slots=True)
-class Replay:
-    """A replayed log: each step in order and the table as it ended."""
-
-    table: Table
-    steps: list[Step] = field(default_factory=list)
-
-
-def replay(log: MatchLog, until: int | None = None,
-           on_step: Callable[[Step, Table], object] | None = None) -> Replay:
-    """Re-run ``log`` through a table on the virtual clock (to table time ``until``).
-
-    ``on_step`` sees each step with the table right after it (the server's replay views).
-    """
-    rules = log.rules
-    clock = VirtualClock()
-    first = rules.parse_deal(log.deal, log.options) if log.deal is not None else None
-    table = Table(rules, log.options, clock=clock, seed=log.seed, first_round=first,
-                  settings=log.settings)
-    result = Replay(table)
-    own: list[Event] = []
-    table.subscribe_all(own.extend)
-
-    def add(step: Step) -> None:
-        result.steps.append(step)
-        own.clear()
-        if on_step is not None:
-            on_step(step, table)
-
-    def flush(t: int) -> None:
-        if own:
-            add(Step(t, None, None, "table", tuple(own)))
-
-    def run_to(t: int) -> None:
-        while clock.step(t / 1000):
-            flush(table.now)
-
-    run_to(log.start_ms)
-    table.start(at=log.start_ms)
-    flush(log.start_ms)
-    for entry in log.actions:
-        if until is not None and entry.t > until:
-            break
-        run_to(entry.t)
-        table.advance(entry.t)
-        flush(entry.t)
-        try:
-            table.submit(entry.seat, entry.action, at=entry.t)
-        except IllegalAction as error:
-            add(Step(entry.t, entry.seat, entry.action, "rejected", tuple(own),
-                     code=error.code, reason=str(error)))
-            continue
-        add(Step(entry.t, entry.seat, entry.action, "accepted", tuple(own)))
-    end = log.end_ms if until is None else until
-    if end is not None:
-        run_to(end)
-    return result
-
-
-def restore(log: MatchLog, clock: Clock) -> Table:
-    """A live table on ``clock`` rebuilt from ``log`` (after a restart), paused where it ends.
-
-    Hooks such as ``on_entry`` and ``on_result`` are set by the caller afterwards, so that
-    nothing is logged or stored twice; ``resume`` then continues the match.
-    """
-    rules = log.rules
-    first = rules.parse_deal(log.deal, log.options) if log.deal is not None else None
-    table = Table(rules, log.options, clock=clock, seed=log.seed, first_round=first,
-                  settings=log.settings)
-    table.start(at=log.start_ms)
-    for entry in log.actions:
-        with suppress(IllegalAction):
-            table.submit(entry.seat, entry.action, at=entry.t)
-    end = log.end_ms if log.end_ms is not None else max(
-        [log.start_ms, *(entry.t for entry in log.actions)])
-    if table.phase is not Phase.OVER:
-        table.pause(at=end)
-    return table
-
-
-def outcome(table: Table) -> dict[str, Any]:
-    """The state of the match at the end of a replay, as JSON data."""
-    return {"round": table.match.number, "phase": table.phase.value,
-            "results": to_json(list(table.match.results)),
-            "result": to_json(table.match.result)}
-
-
-def dumps(data: Mapping[str, Any]) -> str:
-    """Compact, stable JSON text for a log."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

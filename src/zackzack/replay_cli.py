@@ -8,7 +8,8 @@ import sys
 
 from zackzack.describe import LANGS, describe
 from zackzack.games.base import to_json
-from zackzack.matchlog import load_log, outcome, replay
+from zackzack.matchlog import load_log
+from zackzack.replay import outcome, replay
 
 HELP = "re-run a match log through the rules and print what happened"
 

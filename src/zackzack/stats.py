@@ -24,7 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zackzack.matchlog import MatchLog, Step, replay
+from zackzack.matchlog import MatchLog
+from zackzack.replay import Step, replay
 from zackzack.table import RoundStarted, Table
 
 

@@ -578,8 +578,3 @@ class Table:
 
 
 _SEEN_BY_ALL = Event.seen_by
-
-
-def rejection(error: IllegalAction) -> dict[str, str]:
-    """An illegal action as JSON data with its stable code and readable reason."""
-    return {"code": error.code, "reason": str(error)}

@@ -23,7 +23,7 @@ def run(table: Table, clock: VirtualClock, until: float = 24 * 3600) -> None:
 
 def accepted(table: Table, seat: int) -> list[int]:
     """The times of the seat's log entries that the rules accepted (replayed)."""
-    from zackzack.matchlog import replay, table_log
+    from zackzack.replay import replay, table_log
 
     steps = replay(table_log(table)).steps
     return [s.t for s in steps if s.seat == seat and s.outcome == "accepted"]

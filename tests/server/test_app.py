@@ -14,7 +14,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from server.kit import us_action
 from zackzack import cli
-from zackzack.matchlog import parse_log, replay
+from zackzack.matchlog import parse_log
+from zackzack.replay import replay
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
 from zackzack.table import Settings

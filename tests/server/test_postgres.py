@@ -8,7 +8,7 @@ import pytest
 
 from pg import postgres_server
 from server.kit import World, play_out, two_at_a_table
-from zackzack.matchlog import replay
+from zackzack.replay import replay
 from zackzack.store import Status, Store
 from zackzack.table import Settings
 

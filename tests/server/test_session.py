@@ -8,7 +8,8 @@ import pytest
 
 from server.kit import World, play_out, two_at_a_table, us_action
 from zackzack.games import unter_spannung as us
-from zackzack.matchlog import parse_log, replay
+from zackzack.matchlog import parse_log
+from zackzack.replay import replay
 from zackzack.store import Store
 from zackzack.table import Settings
 

@@ -25,7 +25,8 @@ import pytest
 from server.kit import run_async
 from server.test_crash import accepted, open_table, states_in, until
 from server.wire import Scripted, serve
-from zackzack.matchlog import MatchLog, replay
+from zackzack.matchlog import MatchLog
+from zackzack.replay import replay
 from zackzack.store import Status, Store, StoreError, database_url, open_store
 
 TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]
@@ -129,6 +130,7 @@ def test_sigterm_or_ctrl_c_stops_an_idle_server_cleanly(tmp_path: Path, stop: in
     assert "Traceback" not in stderr
 
 
+@pytest.mark.wallclock  # a real server process, stopped while scripted clients play
 def test_sigterm_during_live_games_then_a_restart_resumes_every_table(tmp_path: Path) -> None:
     db = tmp_path / "z.db"
     with serve(db) as (url, process):
@@ -236,8 +238,12 @@ async def come_back(url: str, before: dict[str, Any], logs: dict[str, MatchLog])
             welcome = await client.connect(url)
             assert [(t["code"], t["phase"]) for t in welcome["tables"]] == [(code, "paused")]
             people.append((code, client))
+    # Everyone asks at once: the first one back starts the 3 s resume countdown, and what
+    # the others are shown must come before it ends (checking one, which replays its log,
+    # before asking for the next can take longer than that in a busy parallel run).
     for code, client in people:
         await client.send(type="watch", code=code)
+    for code, client in people:
         shown = await client.wait_for(lambda c=client: next(
             (m for m in c.seen if m["type"] == "table"), None))
         log = logs[code]

@@ -105,7 +105,7 @@ def test_a_simulated_match_over_a_network_replays_on_a_table_alone() -> None:
 
     from zackzack.bots import Bot
     from zackzack.clock import VirtualClock
-    from zackzack.matchlog import replay, table_log
+    from zackzack.replay import replay, table_log
     from zackzack.sim import network
     from zackzack.table import Settings, Table
 

@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from zackzack.bots import Bot
+from zackzack.clock import Clock
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, Rules
@@ -97,13 +98,15 @@ class Recording(OfflineSession):
 
 
 def recording(rules: Rules, options: Any, bots: dict[int, BotMaker], *, two: bool = False,
-              seed: int = 7, settings: Settings = QUICK, deal: Any = None) -> Recording:
-    """A recorded offline session: one person at seat 0 (or two at seats 0 and 1)."""
+              seed: int = 7, settings: Settings = QUICK, deal: Any = None,
+              clock: Clock | None = None) -> Recording:
+    """A recorded offline session: one person at seat 0 (or two at seats 0 and 1); its table
+    on ``clock`` (``None``: the running loop's)."""
     mine = (0, 1) if two else (0,)
     seats = [Seat("Left"), Seat("Right")] if two else \
         [Seat("You"), *(Seat(f"Bot {s}", "bot") for s in range(1, options.players))]
     return Recording(rules, options, seats, mine, bots, seed=seed, settings=settings,
-                     first_round=deal)
+                     first_round=deal, clock=clock)
 
 
 def us_deal(hands: Sequence[str], draw_piles: Sequence[str], discard_pile: str,

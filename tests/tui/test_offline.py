@@ -1,6 +1,11 @@
-"""Whole offline rounds of both games, played by key presses against real bots on the real clock."""
+"""Whole offline rounds of both games, played by key presses against real bots on the real clock
+(a wrong card on a virtual one)."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
 
 from tui.kit import (
     Recording,
@@ -16,9 +21,11 @@ from tui.kit import (
     us_deal,
     us_keys,
 )
+from zackzack.clock import VirtualClock
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.table import Phase, Settings
+from zackzack.tui import game_screen
 from zackzack.tui.app import PlayApp
 from zackzack.tui.game_screen import GameScreen
 from zackzack.tui.sl_board import SlBoard
@@ -96,11 +103,14 @@ async def test_a_whole_round_of_schnelllauf_by_keys() -> None:
         screenshot(app, "sl_results_de")
 
 
-async def test_a_wrong_card_freezes_and_says_so() -> None:
-    # A long freeze, so that "still frozen" holds however slowly a loaded machine runs.
+async def test_a_wrong_card_freezes_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The table and the screen's feedback run on a virtual clock: "still frozen" and "the
+    # message stays" hold however slowly a loaded machine gets from one key to the next.
+    clock = VirtualClock()
+    monkeypatch.setattr(game_screen, "time", SimpleNamespace(monotonic=clock.time))
     deal = us_deal(["3±1 8±2 4±1", "6±1 9±3 4±2"], ["1±1 4±3", "2±2 7±1"], "5±2",
                    penalty_ms=4000)
-    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal)
+    game = recording(us, deal.options, {1: idle}, settings=Settings(), deal=deal, clock=clock)
     app = PlayApp("en", lambda: game)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: game.view(0) is not None)
@@ -108,11 +118,13 @@ async def test_a_wrong_card_freezes_and_says_so() -> None:
         assert game.refusals == [(0, "does_not_fit")]
         assert "Does not fit" in shown(app, "#feedback")
         assert "frozen" in text(app.screen.query_one(UsBoard).render())
+        clock.run(until=clock.time() + 2.0)  # within the freeze, and the message's 2.5 s
         await pilot.press("1")  # still frozen; the stronger message stays
         assert game.refusals[-1] == (0, "frozen") and "Does not fit" in shown(app, "#feedback")
         frozen_until = game.view(0).frozen_until[0]  # type: ignore[union-attr]
-        assert frozen_until >= 4000
-        await until(pilot, lambda: game.now() > frozen_until, timeout=15)
+        assert frozen_until == 4000  # the penalty from the wrong card at table time 0
+        clock.run(until=frozen_until / 1000 + 0.001)
+        assert game.now() > frozen_until
         await pilot.press("1")  # 3±1 fits 5±2 (5 - 2)
         assert game.played(0) == 1
         view = game.view(0)

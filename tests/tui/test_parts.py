@@ -13,7 +13,7 @@ from zackzack.cli import main, parser
 from zackzack.clock import VirtualClock
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
-from zackzack.games.base import Rules, event_json, to_json
+from zackzack.games.base import Rules, to_json
 from zackzack.table import Table
 from zackzack.tui import cli, keys
 from zackzack.tui.board import Sightings
@@ -81,7 +81,7 @@ def test_views_and_events_survive_the_wire(rules: Rules) -> None:
         assert decode_view(rules, to_json(view)) == view
     assert len({event.kind for event in seen}) >= 3  # type: ignore[attr-defined]
     for event in seen:
-        assert decode_event(rules, event_json(event)) == event  # type: ignore[arg-type]
+        assert decode_event(rules, to_json(event)) == event  # type: ignore[arg-type]
 
 
 def test_setups_are_checked_before_the_app_starts() -> None:

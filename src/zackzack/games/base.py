@@ -109,30 +109,6 @@ class MatchResult:
         return next(p.place for p in self.placings if p.seat == seat)
 
 
-class TableOptions(Protocol):
-    """The options the table itself needs, common to both games."""
-
-    @property
-    def players(self) -> int: ...
-    @property
-    def penalty_ms(self) -> int: ...
-    @property
-    def countdown_ms(self) -> int: ...
-
-    def one_hand(self, seat: int) -> bool: ...
-
-
-class RoundState(Protocol):
-    """A round in progress; only the rules change it."""
-
-    @property
-    def over(self) -> bool: ...
-    @property
-    def winner(self) -> int | None: ...
-    @property
-    def players(self) -> int: ...
-
-
 class Match(Protocol):
     """Multi-round play: deals rounds, scores them, knows when the match is over."""
 
@@ -225,12 +201,6 @@ def _value(obj: enum.Enum) -> Any:
 
 def _refuse(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """An event as JSON data with its ``type``."""
-    data: dict[str, Any] = to_json(event)
-    return data
 
 
 def check_keys(data: Any, where: str, allowed: frozenset[str] | set[str],

@@ -1,7 +1,9 @@
 """Schnelllauf: two players race to play their layout onto two piles, one rank up or down.
 
 The pure rules of one round and of the match (``Match``), in which the round's winner sheds
-cards until one player has none left. Suits play no part; the ace sits between K and 2:
+cards until one player has none left. It is played with French cards
+(``zackzack.games.french``; ``Card``, ``Suit``, ``JOKER`` and ``deck`` are re-exported here
+as the game's own). Suits play no part; the ace sits between K and 2:
 
 >>> fits(Card.parse("10s"), frozenset({11})), fits(Card.parse("Qd"), frozenset({11}))
 (True, True)
@@ -29,7 +31,6 @@ Decisions RULES.md leaves open:
 
 from __future__ import annotations
 
-import enum
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -47,7 +48,6 @@ from zackzack.games.base import (
     check_keys,
     fast_init,
     flag,
-    parse_cards,
     whole,
 )
 from zackzack.games.errors import (
@@ -64,100 +64,13 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
+from zackzack.games.french import JOKER, RANK_NAMES, Card, Suit, card_list, deck
 
 INFO = GameInfo("schnelllauf", "Schnelllauf", min_players=2, max_players=2)
 PLACES = 5
 """Layout places per player."""
 ALL_RANKS = frozenset(range(1, 14))
 """Every rank, A (1) to K (13): what fits on a free pile."""
-
-_RANK_NAMES = ("*", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RANKS = {name: rank for rank, name in enumerate(_RANK_NAMES) if rank}
-
-
-class Suit(enum.StrEnum):
-    """A French suit; it plays no part in Schnelllauf but tells equal ranks apart."""
-
-    CLUBS = "c"
-    DIAMONDS = "d"
-    HEARTS = "h"
-    SPADES = "s"
-
-
-_SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)}
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
-    """A French card: rank 1 (A) … 11 (J), 12 (Q), 13 (K) and suit, or the joker (rank 0).
-
-    ``key`` (rank × 4 + suit) is its hash, precomputed: cards are hashed in the hot path.
-
-    >>> Card(7, Suit.HEARTS), str(Card(10, Suit.SPADES)), str(Card(1, Suit.HEARTS)), str(JOKER)
-    (Card.parse('7h'), '10s', 'Ah', '*')
-    >>> Card.parse("Qd") == Card(12, Suit.DIAMONDS), Card.parse("*") == JOKER
-    (True, True)
-    """
-
-    rank: int
-    suit: Suit | None
-    key: int = field(init=False, repr=False, compare=False)
-    NOTATION: ClassVar[bool] = True
-
-    def __post_init__(self) -> None:
-        if isinstance(self.rank, bool) or not isinstance(self.rank, int) \
-                or not 0 <= self.rank <= 13:
-            raise ValueError(f"card rank must be 0 (joker) to 13 (K), got {self.rank!r}")
-        if self.rank == 0:
-            if self.suit is not None:
-                raise ValueError(f"a joker has no suit, got {self.suit!r}")
-        elif not isinstance(self.suit, Suit):
-            raise ValueError(f"card suit must be a Suit, got {self.suit!r}")
-        object.__setattr__(self, "key", self.rank * 4 + _SUIT_INDEX.get(self.suit, 0))
-
-    def __hash__(self) -> int:
-        return self.key
-
-    def __str__(self) -> str:
-        return "*" if self.suit is None else _RANK_NAMES[self.rank] + self.suit.value
-
-    def __repr__(self) -> str:
-        return f"Card.parse('{self}')"
-
-    @property
-    def joker(self) -> bool:
-        """Whether this is a joker."""
-        return self.rank == 0
-
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        """The card written ``7h``, ``10s``, ``Ah``, ``Jc``, ``Qd``, ``Ks`` or ``*`` (joker)."""
-        if isinstance(text, str):
-            text = text.strip()
-            if text == "*":
-                return JOKER
-            rank = _RANKS.get(text[:-1].upper())
-            suit = text[-1:].lower()
-            if rank is not None and suit in ("c", "d", "h", "s"):
-                return cls(rank, Suit(suit))
-        raise ValueError(f"a card is written like '7h', '10s', 'Qd' or '*', got {text!r}")
-
-
-JOKER = Card(0, None)
-"""The joker; all jokers are alike."""
-
-
-def deck(jokers: int = 3) -> tuple[Card, ...]:
-    """One player's French deck: 52 cards, then ``jokers`` jokers.
-
-    >>> len(deck()), len(deck(0)), deck()[0], deck()[-1]
-    (55, 52, Card.parse('Ac'), Card.parse('*'))
-    """
-    return _FRENCH + (JOKER,) * jokers
-
-
-_FRENCH = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
-
 
 def decks(options: Options) -> Counter[Card]:
     """Every card of a round: both players' decks, as a multiset."""
@@ -714,7 +627,7 @@ def _describe(state: State, p: int) -> str:
         return f"the {top}"
     if stands is None:
         return "a free joker"
-    names = [_RANK_NAMES[rank] for rank in sorted(stands)]
+    names = [RANK_NAMES[rank] for rank in sorted(stands)]
     return "the joker standing for " + (
         names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
 
@@ -889,10 +802,6 @@ def cards(state: State) -> Counter[Card]:
 # Explicit deals (scenarios) --------------------------------------------------------------
 
 
-def _card_list(data: Any, where: str) -> list[Card]:
-    return parse_cards(data, where, Card.parse, "7h")
-
-
 def _two(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data[key]
     if not isinstance(value, list) or len(value) != 2:
@@ -916,11 +825,11 @@ def parse_deal(data: Any, options: Options) -> State:
         for seat, places in enumerate(_two(data, "layouts")):
             if not isinstance(places, list) or len(places) != PLACES:
                 raise ValueError(f"{where}.layouts[{seat}]: expected a list of {PLACES} places")
-            layouts.append([_card_list(place, f"{where}.layouts[{seat}][{i}]")
+            layouts.append([card_list(place, f"{where}.layouts[{seat}][{i}]")
                             for i, place in enumerate(places)])
-        reserves = [_card_list(r, f"{where}.reserves[{i}]")
+        reserves = [card_list(r, f"{where}.reserves[{i}]")
                     for i, r in enumerate(_two(data, "reserves"))]
-        piles = [_card_list(p, f"{where}.discard_piles[{i}]")
+        piles = [card_list(p, f"{where}.discard_piles[{i}]")
                  for i, p in enumerate(_two(data, "discard_piles"))]
         stands = _parse_stands(data, piles) if "stands" in data else []
         seed = whole(data, "seed", where, 0, (1 << 64) - 1, 0)

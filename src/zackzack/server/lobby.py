@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from zackzack.clock import Clock, Timer
 from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
-from zackzack.matchlog import restore
 from zackzack.race import REACTION_MS
 from zackzack.ratings import rated_options_problem
+from zackzack.replay import restore
 from zackzack.server import tutorial
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal

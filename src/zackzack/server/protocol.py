@@ -211,10 +211,6 @@ class Unseek(_In, tag="unseek", frozen=True):
 ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
     | Rematch | Act | Ping | ProbeReply | Rename | Seek | Unseek
 
-CLIENT_TYPES: tuple[str, ...] = ("hello", "lobby", "create", "join", "watch", "leave", "ready",
-                                 "seat", "start", "rematch", "act", "ping", "pong", "rename",
-                                 "seek", "unseek")
-
 
 # Server → client --------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from zackzack.games.base import to_json
-from zackzack.matchlog import MatchLog, Step, replay
+from zackzack.matchlog import MatchLog
+from zackzack.replay import Step, replay
 from zackzack.table import Table
 
 

@@ -20,9 +20,10 @@ import msgspec
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
-from zackzack.matchlog import MatchLog, replay, table_log
+from zackzack.matchlog import MatchLog
 from zackzack.race import Arbiter, ArbitratedLink, Outcome, Wire
 from zackzack.ratings import match_changes, places
+from zackzack.replay import replay, table_log
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.logs import event

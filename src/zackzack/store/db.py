@@ -51,7 +51,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
-from zackzack.matchlog import FORMAT, VERSION, MatchLog, parse_log
+from zackzack.matchlog import MatchLog, log_data, parse_log
 from zackzack.names import name_key
 from zackzack.ratings import (
     BOARD_ACTIVE_DAYS,
@@ -1077,20 +1077,10 @@ class Store:
             found = conn.execute(select(actions.c.t, actions.c.seat, actions.c.action)
                                  .where(actions.c.match_id == match_id)
                                  .order_by(actions.c.n)).all()
-        data: dict[str, Any] = {
-            "format": FORMAT, "version": VERSION, "game": row.game, "options": row.options,
-            "table": row.settings, "seed": row.seed,
-            "players": [seat["name"] for seat in row.seats],
-        }
-        if row.deal is not None:
-            data["deal"] = row.deal
-        data["start_ms"] = row.start_ms
-        data["actions"] = [{"t": t, "seat": seat, "action": action} for t, seat, action in found]
-        if row.end_ms is not None:
-            data["end_ms"] = row.end_ms
-        if row.result is not None:
-            data["result"] = row.result
-        return data
+        return log_data(row.game, row.options, row.settings, row.seed,
+                        [{"t": t, "seat": seat, "action": action} for t, seat, action in found],
+                        players=[seat["name"] for seat in row.seats], deal=row.deal,
+                        start_ms=row.start_ms, end_ms=row.end_ms, result=row.result)
 
     def log(self, match_id: str, *, finished: bool = True) -> MatchLog | None:
         """The parsed match log, or ``None`` as for ``match``."""

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from zackzack.clock import Clock
 from zackzack.games.base import Action, Event, Rules
 from zackzack.games.errors import IllegalAction, TooLate
 from zackzack.race import REACTION_MS
@@ -46,7 +47,7 @@ class OfflineSession:
 
     def __init__(self, rules: Rules, options: Any, seats: Sequence[Seat], mine: Sequence[int],
                  bots: Mapping[int, BotMaker], *, seed: int, settings: Settings = LIVE,
-                 first_round: Any = None) -> None:
+                 first_round: Any = None, clock: Clock | None = None) -> None:
         self.rules = rules
         self.options = options
         self.seats = tuple(seats)
@@ -55,6 +56,8 @@ class OfflineSession:
         self._bots = dict(bots)
         self._settings = settings
         self._first_round = first_round
+        self._clock = clock
+        """The table's clock (``None``: the running loop; tests pass a virtual one)."""
         self._players: list[Player] = []
         self._listener: Listener | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -65,9 +68,10 @@ class OfflineSession:
         """Nothing to connect to."""
 
     def start(self, listener: Listener) -> None:
-        """Deal, seat the bots, start the match on the running loop's clock."""
+        """Deal, seat the bots, start the match on the running loop's clock (or the one given)."""
         self._listener = listener
-        table = self.table = Table(self.rules, self.options, clock=asyncio.get_running_loop(),
+        clock = self._clock if self._clock is not None else asyncio.get_running_loop()
+        table = self.table = Table(self.rules, self.options, clock=clock,
                                    seed=self.seed, settings=self._settings,
                                    first_round=self._first_round)
         reader = self.mine[0] if len(self.mine) == 1 else None
