@@ -139,6 +139,30 @@ async def a_client_stops_reading(store: Store) -> None:
     assert fast.state is ConnectionState.CLOSED and player.closed_with is None
 
 
+def test_a_message_that_arrives_as_the_connection_closes_is_not_served(store: Store) -> None:
+    run_async(closed_while_reading(store))
+
+
+async def closed_while_reading(store: Store) -> None:
+    """A sign-out closes a connection whose reader waits for the next frame: the frame that
+    then arrives does nothing (here: no table is made)."""
+    loop = asyncio.get_running_loop()
+    lobby = Lobby(clock=loop, store=store, bots=Bots(), settings=Settings())
+    socket = FakeSocket()
+    connection = Connection(
+        socket,  # type: ignore[arg-type]
+        lambda c: Session(lobby, Identities(store), "http://test", c.send), Limits(), loop)
+    task = asyncio.create_task(connection.serve())
+    socket.feed(type="hello", name="Anna")
+    await until(lambda: bool(socket.of("welcome")))
+    await asyncio.sleep(0.01)  # the reader waits for the next frame now
+    connection.close(4003, "signed out")
+    socket.feed(type="create", game="unter-spannung",
+                seats=[{"kind": "open"}, {"kind": "bot", "bot": "beginner"}])
+    await asyncio.wait_for(task, 5)
+    assert lobby.rooms == {} and socket.closed_with == 4003
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     """``zackzack serve --port 0`` in a process of its own: its address."""

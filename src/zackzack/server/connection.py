@@ -133,7 +133,8 @@ class Connection:
     async def _read(self) -> None:
         while self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):
             message = await self.websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or self.state not in (
+                    ConnectionState.OPEN, ConnectionState.BEHIND):  # closed while it waited
                 return
             text: str | bytes | None = message.get("text")
             if text is None:
