@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from server.kit import Client, World, play_out
+from store.kit import DAY, Wall
 from zackzack.ratings import NEW, Pool, Rating, match_changes, places
 from zackzack.ratings_cli import rebuild
 from zackzack.server.room import STAND_IN_AFTER
@@ -20,21 +21,11 @@ from zackzack.store import RatingRow, Store
 from zackzack.table import Settings
 
 QUICK = Settings()
-DAY = 86_400.0
-
-
-class Wall:
-    """A wall clock that stands still until moved: ratings drift with wall time."""
-
-    def __init__(self) -> None:
-        self.now = 1_764_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def wall() -> Wall:
+    """A wall clock that stands still until moved: ratings drift with wall time."""
     return Wall()
 
 

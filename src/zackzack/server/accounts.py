@@ -88,27 +88,29 @@ def _server(request: Request) -> Server:
     return server
 
 
-def _hashing(request: Request) -> asyncio.Semaphore:
-    state = request.app.state
-    if not hasattr(state, "hashing"):
-        state.hashing = asyncio.Semaphore(HASHING_AT_ONCE)
-    semaphore: asyncio.Semaphore = state.hashing
-    return semaphore
+class Hashing:
+    """Password work in worker threads: ``HASHING_AT_ONCE`` at a time, and at most
+    ``HASHING_QUEUE`` requests waiting; more are refused at once rather than queued."""
+
+    def __init__(self) -> None:
+        self.running = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.waiting = 0
+
+    async def run(self, work: Callable[[], Any]) -> Any:
+        """``work``'s result, computed in a worker thread."""
+        if self.waiting >= HASHING_QUEUE:
+            raise TooManyAttempts(2, "the server is busy checking passwords")
+        self.waiting += 1
+        try:
+            async with self.running:
+                return await run_in_threadpool(work)
+        finally:
+            self.waiting -= 1
 
 
 async def _slow(request: Request, work: Callable[[], Any]) -> Any:
-    """Run ``work`` (password hashing) in a worker thread, a few at a time; when too many
-    wait already, refuse at once rather than queue without end."""
-    state = request.app.state
-    waiting: int = getattr(state, "hashing_waiting", 0)
-    if waiting >= HASHING_QUEUE:
-        raise TooManyAttempts(2, "the server is busy checking passwords")
-    state.hashing_waiting = waiting + 1
-    try:
-        async with _hashing(request):
-            return await run_in_threadpool(work)
-    finally:
-        state.hashing_waiting -= 1
+    """Run ``work`` (password hashing) through the server's :class:`Hashing`."""
+    return await _server(request).hashing.run(work)
 
 
 async def _body(request: Request, kind: type[Body]) -> Body:

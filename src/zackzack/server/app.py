@@ -90,6 +90,8 @@ class Server:
     per_ip: dict[str, int] = field(default_factory=dict)
     stopping: bool = False
     """The server is stopping: no new websocket is taken."""
+    hashing: accounts.Hashing = field(default_factory=accounts.Hashing)
+    """Password work, a few at a time (``server/accounts.py``)."""
 
     @property
     def origins(self) -> frozenset[str]:

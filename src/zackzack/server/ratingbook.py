@@ -69,7 +69,3 @@ class RatingBook:
             old = table.get((change.game, change.pool))
             table[change.game, change.pool] = Standing(
                 change.after, (old.matches if old else 0) + 1, at)
-
-    def forget(self, player_id: str) -> None:
-        """Read ``player_id`` afresh next time (deleted, or rebuilt)."""
-        self._known.pop(player_id, None)

@@ -557,13 +557,17 @@ def _migration_engine(url: str, connect_args: dict[str, Any]) -> Engine:
     return engine
 
 
-def _listed(conn: Connection, player_ids: set[str]) -> set[str]:
-    """Which of these players a leaderboard may list: claimed, not deleted."""
-    if not player_ids:
-        return set()
-    return set(conn.execute(select(players.c.id).where(
-        players.c.id.in_(sorted(player_ids)), players.c.name_key.is_not(None),
-        players.c.deleted_at.is_(None))).scalars())
+def _listed_and_deleted(conn: Connection, player_ids: set[str] | None
+                        ) -> tuple[set[str], set[str]]:
+    """Which of these players (``None``: all of them, no list of ids too long for one
+    statement) a leaderboard may list (claimed, not deleted), and which deleted their account
+    (they get no rating)."""
+    query = select(players.c.id, players.c.name_key, players.c.deleted_at)
+    if player_ids is not None:
+        query = query.where(players.c.id.in_(sorted(player_ids)))
+    found = conn.execute(query).all() if player_ids != set() else []
+    return ({row.id for row in found if row.name_key is not None and row.deleted_at is None},
+            {row.id for row in found if row.deleted_at is not None})
 
 
 def _name_clash(error: IntegrityError) -> bool:
@@ -864,9 +868,7 @@ class Store:
             conn.execute(delete(rating_changes))
             if changes:
                 conn.execute(insert(rating_changes), [_change_row(c) for c in changes])
-            deleted = set(conn.execute(select(players.c.id)
-                                       .where(players.c.deleted_at.is_not(None))).scalars())
-            listed = _listed(conn, {player for player, _, _ in rated})
+            listed, deleted = _listed_and_deleted(conn, None)
             rows = [{"player_id": player, "game": game, "pool": Pool(pool).value, "mu": row.mu,
                      "sigma": row.sigma, "matches": row.matches, "last_at": row.last_at,
                      "listed": player in listed}
@@ -1014,10 +1016,7 @@ class Store:
                         now: int) -> None:
         """The ratings after ``changes``: one match more each, the last one ``now``. A player
         who deleted their account while the match ran gets none (as in ``replace_ratings``)."""
-        ids = {c.player_id for c in changes}
-        listed = _listed(conn, ids)
-        gone = set(conn.execute(select(players.c.id).where(
-            players.c.id.in_(ids), players.c.deleted_at.is_not(None))).scalars())
+        listed, gone = _listed_and_deleted(conn, {c.player_id for c in changes})
         rows = [{"player_id": c.player_id, "game": c.game, "pool": c.pool.value,
                  "mu": c.after.mu, "sigma": c.after.sigma, "matches": 1, "last_at": now,
                  "listed": c.player_id in listed} for c in changes if c.player_id not in gone]

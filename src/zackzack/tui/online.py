@@ -50,10 +50,7 @@ def server_url(link: str) -> str:
     >>> server_url("https://zack.example/"), server_url("http://[::1]:8000")
     ('wss://zack.example/ws', 'ws://[::1]:8000/ws')
     """
-    parts = urllib.parse.urlsplit(link.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"a server's address looks like http://HOST:PORT, got {link!r}")
-    return f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}/ws"
+    return "ws" + http_base(link).removeprefix("http") + "/ws"
 
 
 def http_base(link: str) -> str:

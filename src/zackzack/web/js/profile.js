@@ -9,6 +9,7 @@ import { lang, onLang, t } from "./i18n.js";
 import { botLabel, GAMES, LEVELS } from "./lobby.js";
 import { net } from "./net.js";
 import { day, profileHref, ratingNode } from "./rating.js";
+import { playerName, when } from "./replay.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CHART_W = 640;
@@ -21,11 +22,6 @@ function svg(tag, attrs = {}) {
   return el;
 }
 
-function when(ms) {
-  if (!ms) return "–";
-  return new Date(ms).toLocaleString(lang === "de" ? "de-DE" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
-
 function percent(x) {
   if (!Number.isFinite(x)) return "–";
   return `${Math.round(x * 100)} %`;
@@ -34,14 +30,6 @@ function percent(x) {
 function decimal(x, digits = 1) {
   if (!Number.isFinite(x)) return "–";
   return x.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-}
-
-// A seat of a recent match, named: a bot by its level, a deleted player neutrally.
-function seatName(p, i) {
-  if (typeof p === "string") return p || t("deleted_player");
-  if (p.bot) return botLabel(p.bot, p.seat ?? i);
-  if (p.deleted || !p.name) return t("deleted_player");
-  return p.name;
 }
 
 export function mount(root, app, { name }) {
@@ -198,7 +186,7 @@ export function mount(root, app, { name }) {
       recent.length ? h("ul", { class: "match-list" }, recent.map((m) => h("li", {},
         h("a", { class: "match-item", href: `/matches/${m.id}`, "data-link": "", dataset: { id: m.id } },
           h("span", { class: "match-game", text: GAMES[m.game]?.title ?? m.game }),
-          h("span", { class: "match-players", text: (m.players ?? []).map(seatName).join(" · ") }),
+          h("span", { class: "match-players", text: (m.players ?? []).map(playerName).join(" · ") }),
           h("span", { class: "match-place" },
             m.place ? t("profile_place", { n: m.place }) : m.status === "abandoned" ? t("match_abandoned") : "–",
             " · ", h("span", { class: `match-kind${m.rated ? " rated" : ""}`, text: t(m.rated ? "rated_badge" : "casual_badge") })),

@@ -17,7 +17,8 @@ const SPEEDS = [0.5, 1, 2, 4, 8];
 const MAX_GAP_MS = 2500; // long quiet stretches are shortened to this
 const FEED_LINES = 40;
 
-function when(ms) {
+// A match's date and time for people ("" when it has none).
+export function when(ms) {
   if (!ms) return "";
   return new Date(ms).toLocaleString(lang === "de" ? "de-DE" : "en-GB",
     { dateStyle: "medium", timeStyle: "short" });
@@ -28,7 +29,8 @@ function duration(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-function playerName(player) {
+// A seat named for people: a bot by its level, a deleted player neutrally.
+export function playerName(player) {
   if (player.bot) return botLabel(player.bot, player.seat);
   if (player.deleted) return t("deleted_player");
   return player.name || t("seat", { n: player.seat + 1 });
