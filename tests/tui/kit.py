@@ -20,12 +20,12 @@ from zackzack.clock import Clock
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, Rules
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Phase, Settings, Table, TableView
 from zackzack.tui.keys import HAND_KEYS, PLACE_KEYS
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.results import Results
 from zackzack.tui.session import Listener, Lost, Seat
-from zackzack.tui.us_board import UsBoard
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "tui"
 QUICK = Settings(start_ms=1500, between_rounds_ms=2000)

@@ -7,12 +7,12 @@ import pytest
 from tui.kit import recording, screenshot, shown, text, until
 from zackzack.cli import parser
 from zackzack.games import schnelllauf as sl
+from zackzack.games.schnelllauf.board import SlBoard
 from zackzack.table import Settings
 from zackzack.tui import keys
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import QuitDialog
 from zackzack.tui.game_screen import GameScreen
-from zackzack.tui.sl_board import SlBoard
 
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
 """A QWERTY keyboard's rows; the other layouts swap letters but not places."""

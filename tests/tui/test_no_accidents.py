@@ -6,12 +6,12 @@ from __future__ import annotations
 from tui.kit import Still, idle, recording, screenshot, shown, until, us_deal
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import MatchResult, Placing, RoundResult
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import QuitDialog
 from zackzack.tui.game_screen import GameScreen
 from zackzack.tui.session import Seat, Session
-from zackzack.tui.us_board import UsBoard
 
 
 async def test_enter_with_no_cursor_on_screen_plays_nothing() -> None:

@@ -24,12 +24,12 @@ from tui.kit import (
 from zackzack.clock import VirtualClock
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
+from zackzack.games.schnelllauf.board import SlBoard
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Phase, Settings
 from zackzack.tui import game_screen
 from zackzack.tui.app import PlayApp
 from zackzack.tui.game_screen import GameScreen
-from zackzack.tui.sl_board import SlBoard
-from zackzack.tui.us_board import UsBoard
 
 
 async def test_a_whole_round_of_unter_spannung_by_keys() -> None:

@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from tui.kit import Still, play_out, screenshot, shown, until, us_keys
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, MatchResult, Placing, RoundResult
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.race import SLOW_RTT_MS
 from zackzack.server import protocol as p
 from zackzack.server.app import Config, create_app
@@ -30,7 +31,6 @@ from zackzack.tui.game_screen import STYLES, GameScreen
 from zackzack.tui.online import CreateScreen, LobbyScreen
 from zackzack.tui.remote import RemoteSession, parse_link, seat_maker
 from zackzack.tui.session import Listener, Lost, Seat
-from zackzack.tui.us_board import UsBoard
 
 WINDOW_MS = 3000
 """The test server's reaction window."""

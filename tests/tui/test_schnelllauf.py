@@ -6,9 +6,9 @@ import itertools
 
 from tui.kit import idle, play_out, recording, screenshot, shown, sl_keys, text, until
 from zackzack.games import schnelllauf as sl
+from zackzack.games.schnelllauf.board import SlBoard
 from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
-from zackzack.tui.sl_board import SlBoard
 
 from builders import scenario
 

@@ -9,14 +9,14 @@ from tui.kit import Recording, Still, idle, recording, screenshot, shown, text, 
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import RoundResult
+from zackzack.games.schnelllauf.board import SlBoard
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall
 from zackzack.tui.game_screen import STYLES, GameScreen
 from zackzack.tui.session import Lost, Seat
-from zackzack.tui.sl_board import SlBoard
 from zackzack.tui.start import StartScreen
-from zackzack.tui.us_board import UsBoard
 
 
 async def test_the_help_screen_lists_every_key_and_any_key_closes_it() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tui.kit import idle, recording, screenshot, text, until, us_deal
 from zackzack.games import unter_spannung as us
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Settings
 from zackzack.tui.app import PlayApp
-from zackzack.tui.us_board import UsBoard
 
 C = us.Card.parse
 

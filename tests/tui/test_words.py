@@ -10,6 +10,7 @@ from rich.text import Text
 from tui.kit import idle, recording, screenshot, shown, text, until, us_deal
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Phase, Settings
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen
@@ -17,7 +18,6 @@ from zackzack.tui.game_screen import GameScreen
 from zackzack.tui.keys import LAYOUTS, schnelllauf
 from zackzack.tui.start import StartScreen
 from zackzack.tui.texts import _TEXT
-from zackzack.tui.us_board import UsBoard
 
 from builders import scenario
 

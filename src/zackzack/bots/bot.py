@@ -55,8 +55,8 @@ class Brain(Protocol):
 
 
 BRAINS: dict[str, str] = {
-    "unter-spannung": "zackzack.bots.unter_spannung",
-    "schnelllauf": "zackzack.bots.schnelllauf",
+    "unter-spannung": "zackzack.games.unter_spannung.bot",
+    "schnelllauf": "zackzack.games.schnelllauf.bot",
 }
 """Game name → the module with its ``Brain``."""
 

@@ -15,6 +15,8 @@ from textual.widgets import Static
 
 from zackzack.describe import describe
 from zackzack.games.base import Event
+from zackzack.games.schnelllauf.board import SlBoard
+from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.race import SLOW_RTT_MS
 from zackzack.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.tui import keys
@@ -24,9 +26,7 @@ from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
 from zackzack.tui.lobby import waiting
 from zackzack.tui.results import Results, unit
 from zackzack.tui.session import Lost, Session, names
-from zackzack.tui.sl_board import SlBoard
 from zackzack.tui.texts import known, tr
-from zackzack.tui.us_board import UsBoard
 
 FEEDBACK_S = 2.5
 """How long feedback on a refused action stays."""
