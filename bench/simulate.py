@@ -4,8 +4,10 @@ Both run the same configuration: Unter Spannung with 4 players and the standard 
 Schnelllauf without jokers. The yardsticks (``../shared/yardsticks/`` beside the repository,
 or ``--yardsticks DIR``) play trivial bots with no events, no views and no table; zackzack
 plays its default bots (strategy and reaction model) through the real table with the full
-rules: penalties, countdowns, views, events. Each side runs ``--repeat`` times, alternating,
-and the best rate counts. Run: ``.venv/bin/python bench/simulate.py``.
+rules: penalties, countdowns, views, events, on the simulator's fast path (``sim.fast``);
+``--live`` also times the same matches with a ``Bot`` per seat at a live table, as before the
+fast path. Each side runs ``--repeat`` times, alternating, and the best rate counts. Run:
+``.venv/bin/python bench/simulate.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from zackzack.clock import VirtualClock
 from zackzack.games import game
 from zackzack.games.base import Event
 from zackzack.games.errors import IllegalAction
-from zackzack.sim import Config, match_seed, simulate
+from zackzack.sim import Config, match_seed, play_match, simulate
 from zackzack.table import Phase, Table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +71,19 @@ def zackzack_rate(name: str, rounds: int, seed: int) -> float:
     records = simulate(config, jobs=1)
     elapsed = time.perf_counter() - started
     return sum(len(record.rounds) for record in records) / elapsed
+
+
+def live_rate(name: str, rounds: int, seed: int) -> float:
+    """Rounds per second of the same matches with a ``Bot`` per seat at a live table."""
+    options = game(name).parse_options(GAMES[name][1])
+    config = Config(name, options, (parse_bot(DEFAULT_BOT),) * options.players, seed=seed,
+                    rounds=rounds)
+    started = time.perf_counter()
+    played = index = 0
+    while played < rounds:
+        played += len(play_match(config, index, live=True).rounds)
+        index += 1
+    return played / (time.perf_counter() - started)
 
 
 def table_rate(name: str, rounds: int, seed: int) -> float:
@@ -124,6 +139,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--yardsticks", type=Path, default=DEFAULT_YARDSTICKS, metavar="DIR",
                         help=f"where the yardsticks are (default {DEFAULT_YARDSTICKS})")
+    parser.add_argument("--live", action="store_true",
+                        help="also time Bots at a live table (the path before sim.fast)")
     parser.add_argument("--table", action="store_true",
                         help="also time the bare table replaying the bots' actions")
     args = parser.parse_args()
@@ -139,14 +156,19 @@ def main() -> int:
                   file=sys.stderr)
             return 2
         module = load(path)
-        yard = ours = bare = 0.0
+        yard = ours = live = bare = 0.0
         for _ in range(args.repeat):
             yard = max(yard, yardstick_rate(module, name, args.rounds))
             ours = max(ours, zackzack_rate(name, args.rounds, args.seed))
+            if args.live:
+                live = max(live, live_rate(name, args.rounds, args.seed))
             if args.table:
                 bare = max(bare, table_rate(name, args.rounds, args.seed))
         print(f"{name} ({what}): yardstick {yard:,.0f} rounds/s, zackzack {ours:,.0f} "
               f"rounds/s, ratio {ours / yard:.2f}")
+        if args.live:
+            print(f"  Bots at a live table (no fast path): {live:,.0f} rounds/s, "
+                  f"ratio {live / yard:.2f}")
         if args.table:
             print(f"  the bare table replaying the same actions (no bots): {bare:,.0f} rounds/s, "
                   f"ratio {bare / yard:.2f}")

@@ -58,7 +58,7 @@ from websockets.asyncio.client import ClientConnection
 
 from zackzack.bots import Bot, parse_bot
 from zackzack.games import errors, game
-from zackzack.games.base import Action, Event, to_json
+from zackzack.games.base import Action, Event, plain
 from zackzack.race import PROBE_EVERY_S, Reply
 from zackzack.table import Phase, RoundScored, Subscriber, TableView
 from zackzack.tui.codec import decode_event, decode_view
@@ -316,7 +316,7 @@ class WireLink:
         client.ref += 1
         client.replies[client.ref] = reply
         client.stats.actions += 1
-        client.send({"type": "act", "ref": client.ref, "action": to_json(action)})
+        client.send({"type": "act", "ref": client.ref, "action": plain(action)})
 
 
 class RemoteTable:

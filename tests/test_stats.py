@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import random
 import statistics
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,7 +128,7 @@ def test_stats_agree_with_the_replay(seed: int, players: int, penalty_ms: int,
         if seat.reaction_ms is not None:
             assert 0 <= seat.reaction_ms <= max(s.t for s in steps)
     # The same match later on the table's clock, or read back from its JSON, is the same.
-    later = dataclasses.replace(log, start_ms=log.start_ms + shift, actions=tuple(
-        dataclasses.replace(e, t=e.t + shift) for e in log.actions))
+    later = msgspec.structs.replace(log, start_ms=log.start_ms + shift, actions=tuple(
+        msgspec.structs.replace(e, t=e.t + shift) for e in log.actions))
     assert match_stats(later) == stats
     assert match_stats(parse_log(log_to_json(log))) == stats

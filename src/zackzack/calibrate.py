@@ -40,7 +40,7 @@ import numpy as np
 from zackzack import ratings
 from zackzack.bots import LEVELS, REACTIONS, Bot, parse_bot
 from zackzack.clock import VirtualClock
-from zackzack.games import GAMES, game
+from zackzack.games import GAMES, entry, game
 from zackzack.ratings import Rating
 from zackzack.sim import MAX_GAME_HOURS, match_seed
 from zackzack.sim.stats import wilson
@@ -52,14 +52,19 @@ PRIOR_SIGMA = 50.0
 """The spread of the weak prior around 25 that keeps a level that never lost finite."""
 LADDER_STEP = 1.08
 """Schnelllauf: how much slower each rung of the ladder is than the one before."""
-DEFAULT_MATCHES = {"unter-spannung": 6000, "schnelllauf": 100}
-"""Matches per pairing of two bots (half in each seat order) when ``--matches`` is not given
-(``matches_per_table`` in ``ratings_bots.json``)."""
 CONVERGED = 1e-6
 """The fit stops when Newton's step moves no μ by more than this (far below what is shown;
 the weak prior pins the common level only loosely, so rounding stirs that below ~1e-8)."""
-CHUNK = {"unter-spannung": 500, "schnelllauf": 25}
-"""How many matches one piece of work holds (Schnelllauf matches take ~50 times longer)."""
+
+
+def default_matches(game_name: str) -> int:
+    """Matches per pairing of two bots (half in each seat order) when ``--matches`` is not
+    given (``matches_per_table`` in ``ratings_bots.json``; the game's ``Front.calibration``).
+
+    >>> default_matches("unter-spannung"), default_matches("schnelllauf")
+    (6000, 100)
+    """
+    return entry(game_name).front.calibration[0]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -122,7 +127,7 @@ class GameCalibration:
 def ladder(game_name: str, step: float = LADDER_STEP) -> list[Entrant]:
     """Every entrant of ``game_name``'s plan: the levels first, then the rungs (Schnelllauf)."""
     entrants = [Entrant(level) for level in LEVELS]
-    if game_name == "schnelllauf":
+    if entry(game_name).front.ladder:
         for weaker, stronger in itertools.pairwise(LEVELS):
             entrants += [Entrant(stronger, k) for k in range(1, rungs(weaker, stronger, step) + 1)]
     return entrants
@@ -137,10 +142,12 @@ def rungs(weaker: str, stronger: str, step: float) -> int:
 def plan(game_name: str, matches: int, step: float = LADDER_STEP) -> list[Pairing]:
     """The tables to play: every pair of levels and (Schnelllauf) every step of the ladder,
     ``matches`` each, half in each seat order."""
+    if game_name not in GAMES:
+        raise ValueError(f"there is no game {game_name!r}")
     half = max(1, matches // 2)
     tables = [Pairing((Entrant(a), Entrant(b)), half)
               for a, b in itertools.permutations(LEVELS, 2)]
-    if game_name == "schnelllauf":
+    if entry(game_name).front.ladder:
         pairs: list[tuple[Entrant, Entrant]] = []
         for weaker, stronger in itertools.pairwise(LEVELS):
             top = rungs(weaker, stronger, step)
@@ -149,8 +156,6 @@ def plan(game_name: str, matches: int, step: float = LADDER_STEP) -> list[Pairin
             if weaker != LEVELS[0]:
                 pairs.append((Entrant(stronger, top), Entrant(weaker, 1)))
         tables += [Pairing(seats, half) for a, b in pairs for seats in ((a, b), (b, a))]
-    elif game_name not in GAMES:
-        raise ValueError(f"there is no game {game_name!r}")
     return tables
 
 
@@ -198,7 +203,7 @@ def play_plan(game_name: str, tables: Sequence[Pairing], seed: int, jobs: int = 
     """Every table's placings, match by match, in order; the same for any ``jobs``."""
     if not 1 <= jobs <= 256:
         raise ValueError(f"--jobs must be 1 to 256, not {jobs}")
-    size = CHUNK[game_name]
+    size = entry(game_name).front.calibration[1]
     work: list[Work] = [(game_name, seed, number, pairing, start,
                          min(size, pairing.matches - start), step)
                         for number, pairing in enumerate(tables)
@@ -233,7 +238,7 @@ def outcomes(tables: Sequence[Pairing], placings: Sequence[Sequence[tuple[int, .
 
 def floor(game_name: str) -> float:
     """The σ every entrant is held at in the fit, and the least σ of an anchor: at most
-    the game's β (``ratings.BETA``), so that the anchors' own σ does not blur a game
+    the game's β (its ``Front.beta``), so that the anchors' own σ does not blur a game
     that luck hardly decides."""
     return min(SIGMA_FLOOR, ratings.model(game_name).beta)
 
@@ -310,7 +315,7 @@ def calibrate(game_name: str, matches: int | None = None, seed: int = 0, jobs: i
     """Calibrate every bot level of ``game_name`` (``matches`` per table)."""
     if game_name not in GAMES:
         raise ValueError(f"there is no game {game_name!r}; games: {', '.join(sorted(GAMES))}")
-    per_table = DEFAULT_MATCHES[game_name] if matches is None else matches
+    per_table = default_matches(game_name) if matches is None else matches
     if not 2 <= per_table <= 10_000_000:
         raise ValueError(f"--matches must be 2 to 10000000, not {per_table}")
     if step <= 1:
@@ -328,7 +333,7 @@ def calibrate(game_name: str, matches: int | None = None, seed: int = 0, jobs: i
                                   max(floor(game_name), error)))
     return GameCalibration(game_name, tuple(levels), tuple(neighbours(tables, placings)),
                            sum(p.matches for p in tables), per_table, len(tables),
-                           len(entrants), step if game_name == "schnelllauf" else None, seed)
+                           len(entrants), step if entry(game_name).front.ladder else None, seed)
 
 
 def to_json(results: Sequence[GameCalibration], command: str,

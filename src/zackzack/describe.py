@@ -1,5 +1,8 @@
 """Events as sentences a person reads, in German or English; the games' German calls stay.
 
+The sentences are the catalogue's ``events`` (``zackzack.words``), which the browser's
+``describe.js`` reads too; a key with a ``_you`` form is said so to its own reader.
+
 >>> from zackzack.games import unter_spannung as us
 >>> describe(us.Rotated(us.Card(3, 1), 7, 1), ("Anna", "Ben"))
 'Nichts geht mehr! The bottom card 3±1 goes on top.'
@@ -13,95 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from zackzack.games.base import Event, MatchResult, RoundResult
+from zackzack.words import LANGS, catalogue
 
-LANGS = ("de", "en")
-
-_TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "played": "{who} plays {card} – “{value}!”",
-        "played_on": "{who} plays {card} on pile {pile}",
-        "turns_up": ", turning up {card}",
-        "moved": "{who} moves {card} to the empty place {target}",
-        "drew": "{who} draws a card ({left} left)",
-        "drew_own": "{who} draws {card} ({left} left)",
-        "went_out": "{who} lays the last card face down and wins the round!",
-        "rotated": "Nichts geht mehr! The bottom card {card} goes on top.",
-        "flipped": "Stalemate: reserve cards turned up: {cards}.",
-        "reshuffled": "Both reserves are empty: the discard piles become the reserves.",
-        "ann_rotate": "Nichts geht mehr! In {s} s the bottom card of the pile goes on top.",
-        "ann_end_round": "Nichts geht mehr! Every card has been on top: the round ends in {s} s.",
-        "ann_flip": "Nobody can play: in {s} s each player turns up a reserve card.",
-        "ann_reshuffle": "Nobody can play and the reserves are empty: reshuffle in {s} s.",
-        "ann_other": "In {s} s: {step}.",
-        "cancelled": "Countdown off: a card was played.",
-        "penalised": "{who} played a wrong card: frozen for {s} s.",
-        "starting": "3 – 2 – 1 – los!",
-        "round_started": "Round {n} – los!",
-        "round_won": "Round {n}: {who} wins.",
-        "round_drawn": "Round {n}: nobody wins.",
-        "scores_us": " Minus points: {scores}.",
-        "scores_sl": " Cards held: {scores}.",
-        "next_round": "Round {n} starts in {s} s.",
-        "match_ended": "Match over: {placings}.",
-        "paused": "Paused: everybody at the table is away.",
-        "resuming": "Play resumes in {s} s.",
-        "resumed": "Play goes on.",
-        "you": "You",
-        "seat": "Player {n}",
-        "played_you": "You play {card} – “{value}!”",
-        "played_on_you": "You play {card} on pile {pile}",
-        "turns_up_you": ", turning up {card}",
-        "moved_you": "You move {card} to the empty place {target}",
-        "drew_own_you": "You draw {card} ({left} left)",
-        "went_out_you": "You lay the last card face down and win the round!",
-        "round_won_you": "Round {n}: you win.",
-    },
-    "de": {
-        "played": "{who} legt {card} – „{value}!“",
-        "played_on": "{who} legt {card} auf Stapel {pile}",
-        "turns_up": " und deckt {card} auf",
-        "moved": "{who} legt {card} auf den freien Platz {target}",
-        "drew": "{who} zieht eine Karte (noch {left})",
-        "drew_own": "{who} zieht {card} (noch {left})",
-        "went_out": "{who} legt die letzte Karte verdeckt ab und gewinnt die Runde!",
-        "rotated": "Nichts geht mehr! Die unterste Karte {card} kommt nach oben.",
-        "flipped": "Nichts geht mehr: Reservekarten aufgedeckt: {cards}.",
-        "reshuffled": "Beide Reserven sind leer: die Ablagestapel werden zu Reserven.",
-        "ann_rotate": "Nichts geht mehr! In {s} s kommt die unterste Karte nach oben.",
-        "ann_end_round": "Nichts geht mehr! Jede Karte lag oben: die Runde endet in {s} s.",
-        "ann_flip": "Keiner kann legen: in {s} s deckt jeder eine Reservekarte auf.",
-        "ann_reshuffle": "Keiner kann legen, die Reserven sind leer: neu mischen in {s} s.",
-        "ann_other": "In {s} s: {step}.",
-        "cancelled": "Countdown gestoppt: es wurde gelegt.",
-        "penalised": "{who} hat falsch gelegt: {s} s gesperrt.",
-        "starting": "3 – 2 – 1 – los!",
-        "round_started": "Runde {n} – los!",
-        "round_won": "Runde {n}: {who} gewinnt.",
-        "round_drawn": "Runde {n}: kein Sieger.",
-        "scores_us": " Minuspunkte: {scores}.",
-        "scores_sl": " Karten: {scores}.",
-        "next_round": "Runde {n} beginnt in {s} s.",
-        "match_ended": "Partie vorbei: {placings}.",
-        "paused": "Pause: alle am Tisch sind weg.",
-        "resuming": "Weiter in {s} s.",
-        "resumed": "Es geht weiter.",
-        "you": "Du",
-        "seat": "Spieler {n}",
-        "played_you": "Du legst {card} – „{value}!“",
-        "played_on_you": "Du legst {card} auf Stapel {pile}",
-        "turns_up_you": " und deckst {card} auf",
-        "moved_you": "Du legst {card} auf den freien Platz {target}",
-        "drew_own_you": "Du ziehst {card} (noch {left})",
-        "went_out_you": "Du legst die letzte Karte verdeckt ab und gewinnst die Runde!",
-        "penalised_you": "Du hast falsch gelegt: {s} s gesperrt.",
-        "round_won_you": "Runde {n}: Du gewinnst.",
-    },
-}
+__all__ = ["LANGS", "describe", "seconds", "text"]
 
 
 def text(key: str, lang: str = "en", **fields: Any) -> str:
-    """The sentence ``key`` in ``lang`` with ``fields`` filled in."""
-    return _TEXT[lang if lang in _TEXT else "en"][key].format(**fields)
+    """The sentence ``key`` in ``lang`` with ``fields`` filled in (the catalogue's ``events``)."""
+    return catalogue(lang)["events"][key].format(**fields)
 
 
 def seconds(ms: int) -> str:
@@ -125,7 +47,7 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
         return names[s] if s < len(names) else text("seat", lang, n=s + 1)
 
     def t(key: str, **fields: Any) -> str:
-        if fields.get("who") is you and f"{key}_you" in _TEXT[lang if lang in _TEXT else "en"]:
+        if fields.get("who") is you and f"{key}_you" in catalogue(lang)["events"]:
             key = f"{key}_you"  # the reader's own action: "You play", "Du legst"
         return text(key, lang, **fields)
 
@@ -155,8 +77,9 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
            if data.revealed is not None else ""),
     }
     if kind == "played":
-        if hasattr(event, "pile"):
-            line = t("played_on", who=who(data.seat), card=data.card, pile=data.pile + 1)
+        pile = getattr(event, "pile", None)
+        if pile is not None:
+            line = t("played_on", who=who(data.seat), card=data.card, pile=pile + 1)
             revealed = getattr(event, "revealed", None)
             return line + (t("turns_up", who=who(data.seat), card=revealed)
                            if revealed is not None else "")
@@ -169,7 +92,7 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
 
 def _announced(step: str, ms: int, lang: str) -> str:
     key = f"ann_{step}"
-    if key not in _TEXT["en"]:
+    if key not in catalogue("en")["events"]:
         return text("ann_other", lang, s=seconds(ms), step=step)
     return text(key, lang, s=seconds(ms))
 

@@ -15,32 +15,37 @@ and every action that reached the table with its time. ``docs/formats.md`` docum
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+import operator
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Generic, Literal
+
+import msgspec
 
 from zackzack.games import game
-from zackzack.games.base import Rules, check_keys, to_json, whole
-from zackzack.games.errors import IllegalAction, LogError, OptionsError
+from zackzack.games.base import ActionT, OptionsT, Rules, convert, plain
+from zackzack.games.errors import LogError
 from zackzack.table import Entry, Settings
 
 FORMAT = "zackzack-log"
 VERSION = 1
 MAX_ACTIONS = 1_000_000
 
+Ms = Annotated[int, msgspec.Meta(ge=0, le=1 << 40)]
+"""A table time in a log: whole milliseconds."""
 
-@dataclass(frozen=True, slots=True)
-class MatchLog:
+
+class MatchLog(msgspec.Struct, Generic[OptionsT, ActionT], frozen=True):
     """A parsed, validated match log."""
 
     game: str
-    options: Any
+    options: OptionsT
     settings: Settings
     seed: int
     deal: dict[str, Any] | None
-    actions: tuple[Entry, ...]
+    actions: tuple[Entry[ActionT], ...]
     start_ms: int = 0
     end_ms: int | None = None
     players: tuple[str, ...] = ()
@@ -51,79 +56,76 @@ class MatchLog:
         return game(self.game)
 
 
+class LogEntry(msgspec.Struct, Generic[ActionT], frozen=True, forbid_unknown_fields=True):
+    """One action of a log as it is written: ``{"t": 500, "seat": 1, "action": {...}}``."""
+
+    t: Ms
+    seat: Annotated[int, msgspec.Meta(ge=0)]
+    action: ActionT
+
+
+class LogFile(msgspec.Struct, Generic[OptionsT, ActionT], frozen=True,
+              forbid_unknown_fields=True):
+    """A log as it is written (``docs/formats.md``), for the game whose types it is made with."""
+
+    game: str
+    actions: Annotated[list[LogEntry[ActionT]], msgspec.Meta(max_length=MAX_ACTIONS)]
+    format: Literal["zackzack-log"] = "zackzack-log"
+    version: Literal[1] = 1
+    options: OptionsT | None = None
+    table: dict[str, Any] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=-(1 << 63), le=(1 << 63) - 1)] = 0
+    deal: dict[str, Any] | None = None
+    start_ms: Ms = 0
+    end_ms: Ms | None = None
+    players: list[str] | None = None
+    result: Any = None
+
+
+OLD_SETTINGS = {"compensation_ms": 0, "revision": 1}
+"""What a log's table settings were before the settings existed (logs leave them out)."""
+
+_FILE_TYPES: dict[str, Any] = {}
+
+
+def _file_type(rules: Rules) -> Any:
+    """``LogFile`` for the game of ``rules`` (its options and actions), made once per game."""
+    found = _FILE_TYPES.get(rules.INFO.name)
+    if found is None:
+        generic: Any = LogFile  # made into LogFile[Options, Play | Draw | …] at run time
+        actions = functools.reduce(operator.or_, rules.ACTIONS)
+        found = _FILE_TYPES[rules.INFO.name] = generic[rules.Options, actions]
+    return found
+
+
 def parse_log(data: Any) -> MatchLog:
     """A ``MatchLog`` from JSON data; anything wrong raises ``LogError`` saying where."""
-    allowed = {"format", "version", "game", "options", "table", "seed", "deal", "actions",
-               "start_ms", "end_ms", "players", "result"}
+    name = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        raise LogError("log: expected an object with a game name in \"game\"")
     try:
-        check_keys(data, "log", allowed, {"game", "actions"})
-        if data.get("format", FORMAT) != FORMAT:
-            raise LogError(f"log.format: expected {FORMAT!r}, got {data.get('format')!r}")
-        if data.get("version", VERSION) != VERSION:
-            raise LogError(f"log.version: this zackzack reads version {VERSION}")
-        rules = game(data["game"]) if isinstance(data["game"], str) else None
-        if rules is None:
-            raise LogError("log.game: expected a game name")
-        options = rules.parse_options(data.get("options") or {})
-        settings = _settings(data.get("table") or {})
-        seed = whole(data, "seed", "log", -(1 << 63), (1 << 63) - 1, 0)
-        start_ms = whole(data, "start_ms", "log", 0, 1 << 40, 0)
-        end_ms = whole(data, "end_ms", "log", 0, 1 << 40) if data.get("end_ms") is not None \
-            else None
-        players = data.get("players") or []
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise LogError("log.players: expected a list of names")
-    except OptionsError as error:
-        raise LogError(f"log.options: {error}") from None
-    except LogError:
-        raise
+        rules = game(name)
     except ValueError as error:
-        raise LogError(str(error)) from None
-    deal = data.get("deal")
-    if deal is not None:
-        rules.parse_deal(deal, options)  # validates: raises LogError naming the problem
-    actions = tuple(_entries(data["actions"], rules, options.players, start_ms))
-    if end_ms is not None and actions and end_ms < actions[-1].t:
+        raise LogError(f"log.game: {error}") from None
+    log = convert(data, _file_type(rules), LogError, "log")
+    options = log.options if log.options is not None else rules.parse_options({})
+    settings = convert({**OLD_SETTINGS, **(log.table or {})}, Settings, LogError, "log.table")
+    if log.deal is not None:
+        rules.parse_deal(log.deal, options)  # validates: raises LogError naming the problem
+    last = log.start_ms
+    for i, item in enumerate(log.actions):
+        if item.seat >= options.players:
+            raise LogError(f"log.actions[{i}]: seat must be 0 to {options.players - 1}, "
+                           f"got {item.seat}")
+        if item.t < last:
+            raise LogError(f"log.actions[{i}]: t={item.t} is earlier than the action before it "
+                           f"({last}); actions must be in time order")
+        last = item.t
+    actions = tuple(Entry(item.t, item.seat, item.action) for item in log.actions)
+    if log.end_ms is not None and actions and log.end_ms < actions[-1].t:
         raise LogError("log.end_ms: earlier than the last action")
-    return MatchLog(rules.INFO.name, options, settings, seed, deal, actions, start_ms, end_ms,
-                    tuple(players))
-
-
-def _settings(data: Any) -> Settings:
-    where = "log.table"
-    check_keys(data, where, {"start_ms", "between_rounds_ms", "late_grace_ms",
-                             "compensation_ms", "revision"})
-    return Settings(  # a log without the newer settings was made before they existed
-        start_ms=whole(data, "start_ms", where, 0, 600_000, 0),
-        between_rounds_ms=whole(data, "between_rounds_ms", where, 0, 600_000, 0),
-        late_grace_ms=whole(data, "late_grace_ms", where, 0, 600_000, 1000),
-        compensation_ms=whole(data, "compensation_ms", where, 0, 600_000, 0),
-        revision=whole(data, "revision", where, 1, 2, 1),
-    )
-
-
-def _entries(data: Any, rules: Rules, players: int, start_ms: int) -> Iterator[Entry]:
-    if not isinstance(data, list):
-        raise LogError("log.actions: expected a list")
-    if len(data) > MAX_ACTIONS:
-        raise LogError(f"log.actions: more than {MAX_ACTIONS} actions")
-    last = start_ms
-    for i, item in enumerate(data):
-        where = f"log.actions[{i}]"
-        try:
-            check_keys(item, where, {"t", "seat", "action"}, {"t", "seat", "action"})
-            t = whole(item, "t", where, 0, 1 << 40)
-            seat = whole(item, "seat", where, 0, players - 1)
-            action = rules.action_from_json(item["action"])
-        except IllegalAction as error:
-            raise LogError(f"{where}.action: {error}") from None
-        except ValueError as error:
-            raise LogError(str(error)) from None
-        if t < last:
-            raise LogError(f"{where}: t={t} is earlier than the action before it ({last}); "
-                           "actions must be in time order")
-        last = t
-        yield Entry(t, seat, action)
+    return MatchLog(rules.INFO.name, options, settings, log.seed, log.deal, actions,
+                    log.start_ms, log.end_ms, tuple(log.players or ()))
 
 
 def load_log(path: str | Path) -> MatchLog:
@@ -145,10 +147,9 @@ def load_log(path: str | Path) -> MatchLog:
 def log_to_json(log: MatchLog, result: Any = None) -> dict[str, Any]:
     """The log as JSON data that ``parse_log`` reads back (``result`` is informative only)."""
     return log_data(
-        log.game, log.rules.options_to_json(log.options), to_json(log.settings), log.seed,
-        [{"t": e.t, "seat": e.seat, "action": to_json(e.action)} for e in log.actions],
-        players=list(log.players) or None, deal=log.deal, start_ms=log.start_ms,
-        end_ms=log.end_ms, result=None if result is None else to_json(result))
+        log.game, log.rules.options_to_json(log.options), plain(log.settings), log.seed,
+        plain(log.actions), players=list(log.players) or None, deal=log.deal,
+        start_ms=log.start_ms, end_ms=log.end_ms, result=None if result is None else plain(result))
 
 
 def log_data(game: str, options: Any, table: Any, seed: int, actions: list[Any], *,

@@ -35,8 +35,10 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
+
+import msgspec
 
 from zackzack.games.base import Action, Event
 from zackzack.games.errors import IllegalAction, OneHand
@@ -247,7 +249,7 @@ class Sightings:
             return action, None
         oldest, newest = self.bound(getattr(action, "pile", 0), seen, arrived, credit)
         if oldest != seen:
-            action = replace(action, seen=oldest)  # type: ignore[type-var]
+            action = msgspec.structs.replace(action, seen=oldest)
         return action, newest
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from zackzack.bots.spec import LEVELS
-from zackzack.games import GAMES
+from zackzack.games import GAMES, entry
 
 MU = 25.0
 SIGMA = MU / 3
@@ -45,22 +45,11 @@ half a year away."""
 BOARD_MIN_MATCHES = 5
 BOARD_ACTIVE_DAYS = 14
 DAY_MS = 86_400_000
-RATED_OPTIONS = {"unter-spannung": ("players", "tournament"), "schnelllauf": ("players",)}
-"""The options a rated table may choose; the others keep the game's standard values."""
-
-BETA = {"unter-spannung": SIGMA / 2, "schnelllauf": 0.125}
-"""Each game's β, how far apart two players' performances in one match may fall by luck
-alone. Unter Spannung keeps openskill's default (σ₀/2). A Schnelllauf match is nearly
-decided by speed alone: a bot 8 % faster wins 90 % of them (``docs/analysis.md``), so its β
-is small enough that the same bots' ladder spans about as many points as in Unter
-Spannung: a rating difference means a like difference in speed in both games, and one
-match of the near-certain game says more."""
-
-
 @cache
 def model(game: str) -> PlackettLuce:
     """openskill's Plackett–Luce model with ``game``'s β."""
-    return PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA.get(game, SIGMA / 2))
+    beta = entry(game).front.beta if game in GAMES else None
+    return PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2 if beta is None else beta)
 
 
 class Pool(enum.Enum):
@@ -154,7 +143,7 @@ def update_against_bots(people: Mapping[int, Rating], bots: Mapping[int, Rating]
 
 def rated_options_problem(game: str, options: Mapping[str, Any]) -> str | None:
     """Why a table with these options (JSON) cannot be rated, or ``None``: the game's standard
-    options, but for the ones ``RATED_OPTIONS`` lets a rated table choose.
+    options, but for the ones its ``Front.rated_options`` lets a rated table choose.
 
     >>> rated_options_problem("schnelllauf", {"players": 2, "jokers": 0})
     'a rated table plays the standard rules: jokers must stay 3'
@@ -164,7 +153,7 @@ def rated_options_problem(game: str, options: Mapping[str, Any]) -> str | None:
         return f"there is no game {game!r}"
     standard = rules.options_to_json(rules.parse_options({}))
     for name, value in options.items():
-        if name not in RATED_OPTIONS[game] and standard.get(name) != value:
+        if name not in entry(game).front.rated_options and standard.get(name) != value:
             return (f"a rated table plays the standard rules: {name} must stay "
                     f"{json.dumps(standard.get(name))}")
     return None

@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help=f"games to calibrate (default: all; {', '.join(sorted(GAMES))})")
     cal.add_argument("--matches", type=int, help="matches per pairing of two bots, half in "
                      "each seat order (default: " + ", ".join(
-                         f"{g} {n}" for g, n in calibrate.DEFAULT_MATCHES.items()) + ")")
+                         f"{g} {calibrate.default_matches(g)}" for g in GAMES) + ")")
     cal.add_argument("--seed", type=int, default=1, help="the same seed, the same ratings "
                      "(default 1)")
     cal.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
@@ -143,7 +143,7 @@ def _calibrate_with_progress(name: str, matches: int | None, seed: int, jobs: in
     console = Console(stderr=True)
     if quiet or not console.is_terminal:
         return calibrate.calibrate(name, matches, seed, jobs)
-    per_table = matches if matches is not None else calibrate.DEFAULT_MATCHES[name]
+    per_table = matches if matches is not None else calibrate.default_matches(name)
     total = sum(p.matches for p in calibrate.plan(name, per_table))
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=console,

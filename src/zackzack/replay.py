@@ -19,8 +19,10 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from zackzack.clock import Clock, VirtualClock
-from zackzack.games.base import Action, Event, to_json
+from zackzack.games.base import Action, Event, plain
 from zackzack.games.errors import IllegalAction
 from zackzack.matchlog import MatchLog
 from zackzack.table import Phase, Table
@@ -33,27 +35,17 @@ def table_log(table: Table, players: tuple[str, ...] = (), start_ms: int = 0,
                     table.first_deal, tuple(table.log), start_ms, end_ms, players)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One line of a replay: an action and its outcome, or the table's own events."""
+class Step(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One line of a replay (``zackzack replay --json``): an action and its outcome, or the
+    table's own events; ``action``, ``code`` and ``reason`` are left out when ``None``."""
 
     t: int
     seat: int | None
-    action: Action | None
     outcome: str
-    events: tuple[Event, ...] = ()
+    action: Action | None = None
     code: str | None = None
     reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The step as JSON data (one line of ``zackzack replay --json``)."""
-        data: dict[str, Any] = {"t": self.t, "seat": self.seat, "outcome": self.outcome}
-        if self.action is not None:
-            data["action"] = to_json(self.action)
-        if self.code is not None:
-            data["code"], data["reason"] = self.code, self.reason
-        data["events"] = [to_json(event) for event in self.events]
-        return data
+    events: tuple[Event, ...]
 
 
 @dataclass(slots=True)
@@ -87,7 +79,7 @@ def replay(log: MatchLog, until: int | None = None,
 
     def flush(t: int) -> None:
         if own:
-            add(Step(t, None, None, "table", tuple(own)))
+            add(Step(t=t, seat=None, outcome="table", events=tuple(own)))
 
     def run_to(t: int) -> None:
         while clock.step(t / 1000):
@@ -105,10 +97,11 @@ def replay(log: MatchLog, until: int | None = None,
         try:
             table.submit(entry.seat, entry.action, at=entry.t)
         except IllegalAction as error:
-            add(Step(entry.t, entry.seat, entry.action, "rejected", tuple(own),
-                     code=error.code, reason=str(error)))
+            add(Step(t=entry.t, seat=entry.seat, action=entry.action, outcome="rejected",
+                     events=tuple(own), code=error.code, reason=str(error)))
             continue
-        add(Step(entry.t, entry.seat, entry.action, "accepted", tuple(own)))
+        add(Step(t=entry.t, seat=entry.seat, action=entry.action, outcome="accepted",
+                 events=tuple(own)))
     end = log.end_ms if until is None else until
     if end is not None:
         run_to(end)
@@ -139,5 +132,4 @@ def restore(log: MatchLog, clock: Clock) -> Table:
 def outcome(table: Table) -> dict[str, Any]:
     """The state of the match at the end of a replay, as JSON data."""
     return {"round": table.match.number, "phase": table.phase.value,
-            "results": to_json(list(table.match.results)),
-            "result": to_json(table.match.result)}
+            "results": plain(table.match.results), "result": plain(table.match.result)}

@@ -7,7 +7,7 @@ import json
 import sys
 
 from zackzack.describe import LANGS, describe
-from zackzack.games.base import to_json
+from zackzack.games.base import plain
 from zackzack.matchlog import load_log
 from zackzack.replay import outcome, replay
 
@@ -29,12 +29,12 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     for step in result.steps:
         if args.json:
-            out.write(json.dumps(step.to_json(), ensure_ascii=False) + "\n")
+            out.write(json.dumps(plain(step), ensure_ascii=False) + "\n")
             continue
         who = "table " if step.seat is None else f"seat {step.seat}"
         head = f"{step.t / 1000:8.3f} s  {who}"
         if step.action is not None:
-            head += f"  {json.dumps(to_json(step.action), ensure_ascii=False)}  {step.outcome}"
+            head += f"  {json.dumps(plain(step.action), ensure_ascii=False)}  {step.outcome}"
             if step.code is not None:
                 head += f": {step.code} ({step.reason})"
         lines = [describe(e, names, args.lang, now=step.t) for e in step.events]

@@ -22,10 +22,23 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn
+from typing import Annotated, Any, Generic, NoReturn
+
+import msgspec
 
 from zackzack.clock import Clock, Timer
-from zackzack.games.base import Action, Event, MatchResult, RoundResult, Rules, fast_init
+from zackzack.games.base import (
+    ActionT,
+    Event,
+    EventT,
+    Match,
+    MatchResult,
+    OptionsT,
+    RoundResult,
+    Rules,
+    StateT,
+    ViewT,
+)
 from zackzack.games.errors import (
     DoesNotFit,
     Frozen,
@@ -57,8 +70,11 @@ class Phase(enum.Enum):
     """Play is halted (after a restart, or everyone is away); table time stands still."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+Delay = Annotated[int, msgspec.Meta(ge=0, le=600_000)]
+"""Milliseconds a table setting may be: up to ten minutes."""
+
+
+class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """How the table runs, beyond the game's options; part of every match log.
 
     ``late_grace_ms``: a card aimed at a pile version that was replaced longer ago than this
@@ -69,18 +85,11 @@ class Settings:
     before that replay (``docs/fairness.md``).
     """
 
-    start_ms: int = 0
-    between_rounds_ms: int = 0
-    late_grace_ms: int = 1000
-    compensation_ms: int = 250
-    revision: int = 2
-
-    def __post_init__(self) -> None:
-        for name in ("start_ms", "between_rounds_ms", "late_grace_ms", "compensation_ms"):
-            if not 0 <= getattr(self, name) <= 600_000:
-                raise ValueError(f"table setting {name} must be between 0 and 600000 ms")
-        if self.revision not in (1, 2):
-            raise ValueError("table setting revision must be 1 or 2")
+    start_ms: Delay = 0
+    between_rounds_ms: Delay = 0
+    late_grace_ms: Delay = 1000
+    compensation_ms: Delay = 250
+    revision: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2
 
 
 LIVE = Settings(start_ms=3000, between_rounds_ms=8000)
@@ -90,113 +99,87 @@ LIVE = Settings(start_ms=3000, between_rounds_ms=8000)
 # Table events ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Starting(Event):
+class Starting(Event, frozen=True, tag="starting"):
     """The match starts (round 1 is dealt) at table time ``at``."""
 
     at: int
-    kind: ClassVar[str] = "starting"
 
 
-@dataclass(frozen=True, slots=True)
-class RoundStarted(Event):
+class RoundStarted(Event, frozen=True, tag="round_started"):
     """Round ``number`` is dealt and on: every seat should look at its new view."""
 
     number: int
-    kind: ClassVar[str] = "round_started"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Announced(Event):
+class Announced(Event, frozen=True, tag="announced"):
     """Nobody can act: the automatic step ``step`` (e.g. ``rotate``, ``flip``) runs at ``due``."""
 
     step: str
     due: int
-    kind: ClassVar[str] = "announced"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Cancelled(Event):
+class Cancelled(Event, frozen=True, tag="cancelled"):
     """An accepted action cancelled the countdown of ``step``."""
 
     step: str
-    kind: ClassVar[str] = "cancelled"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Penalised(Event):
+class Penalised(Event, frozen=True, tag="penalised"):
     """``seat`` played a wrong card and is frozen until table time ``until``."""
 
     seat: int
     until: int
-    kind: ClassVar[str] = "penalised"
 
 
-@dataclass(frozen=True, slots=True)
-class RoundScored(Event):
+class RoundScored(Event, frozen=True, tag="round_scored"):
     """The finished round's result; the round was stored before anyone saw this."""
 
     result: RoundResult
     totals: tuple[int, ...]
-    kind: ClassVar[str] = "round_scored"
 
 
-@dataclass(frozen=True, slots=True)
-class NextRound(Event):
+class NextRound(Event, frozen=True, tag="next_round"):
     """Round ``number`` will be dealt at table time ``at``."""
 
     number: int
     at: int
-    kind: ClassVar[str] = "next_round"
 
 
-@dataclass(frozen=True, slots=True)
-class MatchEnded(Event):
+class MatchEnded(Event, frozen=True, tag="match_ended"):
     """The match is over; it was stored before anyone saw this."""
 
     result: MatchResult
-    kind: ClassVar[str] = "match_ended"
 
 
-@dataclass(frozen=True, slots=True)
-class Paused(Event):
+class Paused(Event, frozen=True, tag="paused"):
     """Play is halted; table time stands still until it resumes."""
 
-    kind: ClassVar[str] = "paused"
 
-
-@dataclass(frozen=True, slots=True)
-class Resuming(Event):
+class Resuming(Event, frozen=True, tag="resuming"):
     """Play resumes in ``in_ms`` real milliseconds ("3 – 2 – 1 – los!"); table time stands still."""
 
     in_ms: int
-    kind: ClassVar[str] = "resuming"
 
 
-@dataclass(frozen=True, slots=True)
-class Resumed(Event):
+class Resumed(Event, frozen=True, tag="resumed"):
     """Play goes on where it was halted."""
 
-    kind: ClassVar[str] = "resumed"
+
+EVENTS: tuple[type[Event], ...] = (Starting, RoundStarted, Announced, Cancelled, Penalised,
+                                   RoundScored, NextRound, MatchEnded, Paused, Resuming, Resumed)
+"""The table's own events (a game's are its rules' ``EVENTS``)."""
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, Generic[ActionT], frozen=True, gc=False):
     """One line of the match log: at table time ``t``, ``seat`` sent ``action``."""
 
     t: int
     seat: int
-    action: Action
+    action: ActionT
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """What a seat (``None``: a spectator) may see of the whole table."""
+class TableView(msgspec.Struct, Generic[ViewT], frozen=True, gc=False):
+    """What a seat (``None``: a spectator) may see of the whole table; ``state`` is the game's."""
 
     game: str
     phase: Phase
@@ -204,7 +187,7 @@ class TableView:
     seat: int | None
     players: int
     round: int
-    state: Any
+    state: ViewT | None
     frozen_until: tuple[int, ...]
     countdown: Announced | None
     next_round_at: int | None
@@ -215,10 +198,18 @@ class TableView:
     resumes_in: int | None = None
     """Real milliseconds until a paused table plays again, once its countdown runs."""
 
+    @property
+    def shown(self) -> ViewT:
+        """The game's view, for a table whose round is shown (``ValueError`` before)."""
+        if self.state is None:
+            raise ValueError("the table shows no round yet")
+        return self.state
+
 
 Subscriber = Callable[[list[Event]], object]
 """Receives each batch of events; subscribers may share one list, so none may change it."""
-ResultHook = Callable[["Table", RoundResult, MatchResult | None], object]
+ResultHook = Callable[["Table[Any, Any, Any, Any, Any]", RoundResult, MatchResult | None],
+                      object]
 """Called with each round's result (and the match's, at its end) before anyone is told."""
 
 
@@ -236,25 +227,26 @@ class _Due:
     timer: Timer | None = field(default=None)
 
 
-class Table:
-    """A live match of one game at one table."""
+class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
+    """A live match of one game at one table, typed by the game's options, state, view,
+    action and event types (``Table(us, us.Options())`` is a ``Table[us.Options, …]``)."""
 
-    def __init__(self, rules: Rules, options: Any, *, clock: Clock, seed: int = 0,
-                 first_round: Any = None, settings: Settings = Settings(),
-                 on_result: ResultHook | None = None,
-                 on_entry: Callable[[Entry], object] | None = None) -> None:
+    def __init__(self, rules: Rules[OptionsT, StateT, ViewT, ActionT, EventT], options: OptionsT,
+                 *, clock: Clock, seed: int = 0, first_round: StateT | None = None,
+                 settings: Settings = Settings(), on_result: ResultHook | None = None,
+                 on_entry: Callable[[Entry[ActionT]], object] | None = None) -> None:
         self.rules = rules
         self.options = options
         self.settings = settings
         self.seed = seed
         self.clock = clock
-        self.match = rules.new_match(options, random.Random(seed), first_round)
+        self.match: Match[StateT] = rules.new_match(options, random.Random(seed), first_round)
         self.first_deal: dict[str, Any] | None = (
             rules.deal_to_json(first_round) if first_round is not None else None)
         self.players: int = options.players
         self.phase = Phase.WAITING
         self.now = 0
-        self.log: list[Entry] = []
+        self.log: list[Entry[ActionT]] = []
         self.frozen_until = [0] * self.players
         self.last_action = [-ONE_HAND_PAUSE_MS] * self.players
         self.countdown: Announced | None = None
@@ -276,7 +268,7 @@ class Table:
     # Observing ---------------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> StateT:
         """The current round's state (private to the table, the rules and replays).
 
         The table's own hot paths read ``match.round`` directly: one call less per action.
@@ -302,7 +294,7 @@ class Table:
 
         return unsubscribe
 
-    def view(self, seat: int | None) -> TableView:
+    def view(self, seat: int | None) -> TableView[ViewT]:
         """Everything ``seat`` may see now; hands stay hidden until the match starts."""
         shown = self.phase not in (Phase.WAITING, Phase.STARTING)
         return TableView(
@@ -345,7 +337,7 @@ class Table:
         else:
             self._begin_round(self.now)
 
-    def submit(self, seat: int, action: Action, at: int | None = None) -> list[Event]:
+    def submit(self, seat: int, action: ActionT, at: int | None = None) -> list[Event]:
         """Apply ``seat``'s ``action`` now (or at table time ``at``, for replays).
 
         Returns the accepted events; raises ``IllegalAction`` (state unchanged) otherwise.
@@ -383,13 +375,13 @@ class Table:
         self._after(events, t, seat)
         return events
 
-    def aim(self, action: Action, newest: int | None = None) -> Action:
+    def aim(self, action: ActionT, newest: int | None = None) -> ActionT:
         """``action`` aimed at the newest pile version from its ``seen`` to ``newest`` (or to
         the newest there is) that its card fitted: what a reaction to any of them was."""
         state = self.match.round
         if newest is None:
             newest = max(self.rules.versions(state))
-        return self.rules.aim(state, action, newest)  # type: ignore[no-any-return]
+        return self.rules.aim(state, action, newest)
 
     def pause(self, at: int | None = None) -> None:
         """Halt play (at table time ``at``): timers stop, actions are refused, time stands still."""
@@ -424,7 +416,7 @@ class Table:
 
     # Inside ------------------------------------------------------------------------------
 
-    def _judge_miss(self, seat: int, action: Action, miss: IllegalAction, t: int) -> NoReturn:
+    def _judge_miss(self, seat: int, action: ActionT, miss: IllegalAction, t: int) -> NoReturn:
         """Raise ``TooLate`` (who won, by how much) or penalise and raise ``DoesNotFit``.
 
         The card was too late if it fitted the version it names (``seen``: see ``aim``),
@@ -433,8 +425,7 @@ class Table:
         if not isinstance(miss, TooLate):
             self._penalise(seat, t)
             raise miss
-        pile: int = getattr(action, "pile", 0)
-        seen: int = getattr(action, "seen", 0)
+        pile, seen = miss.pile, miss.seen
         replaced = self._since[pile][seen + 1]
         if t - replaced > self.settings.late_grace_ms:
             self._penalise(seat, t)
@@ -448,25 +439,28 @@ class Table:
             self.frozen_until[seat] = t + penalty
             self._publish([Penalised(seat, t + penalty)])
 
-    def _after(self, events: list[Event], t: int, seat: int | None = None) -> None:
+    def _after(self, events: Sequence[Event], t: int, seat: int | None = None) -> None:
         """Bookkeeping after accepted events: versions, round end, the next automatic step."""
         self._note_versions(t, seat)
         if self.match.round.over:
             self._cancel("step")
             self.countdown = None
-            events = events + self._finish_round(t)
+            events = [*events, *self._finish_round(t)]
         else:
             events = self._plan_step(events, t)
         self._publish(events)
 
     def _note_versions(self, t: int, seat: int | None) -> None:
+        since = self._since
         for pile, version in enumerate(self.rules.versions(self.match.round)):
-            times = self._since[pile]
-            while len(times) <= version:
-                times.append(t)
-                self._by[pile].append(seat)
+            times = since[pile]
+            if len(times) <= version:
+                by = self._by[pile]
+                while len(times) <= version:
+                    times.append(t)
+                    by.append(seat)
 
-    def _plan_step(self, events: list[Event], t: int) -> list[Event]:
+    def _plan_step(self, events: Sequence[Event], t: int) -> Sequence[Event]:
         step = self.rules.pending(self.match.round)
         if step is None and self.countdown is None:
             return events  # the common case: play goes on
@@ -557,14 +551,15 @@ class Table:
     def _publish(self, events: Sequence[Event]) -> None:
         if not events:
             return
-        public = True  # the common case: nothing to redact, every subscriber gets the same
-        for event in events:
-            if type(event).seen_by is not _SEEN_BY_ALL:
-                public = False
-                break
+        public: bool | None = None  # found out at the first seat (a simulation has none)
         shared = list(events)  # one list for every subscriber that sees it all
         for subscription in self._subscriptions:
-            if public or subscription.everything:
+            if subscription.everything:
+                subscription.callback(shared)
+                continue
+            if public is None:
+                public = all(type(event).seen_by is _SEEN_BY_ALL for event in events)
+            if public:
                 subscription.callback(shared)
                 continue
             seat = subscription.seat

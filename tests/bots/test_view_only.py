@@ -13,7 +13,7 @@ from zackzack.bots import Bot
 from zackzack.clock import VirtualClock
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
-from zackzack.games.base import to_json
+from zackzack.games.base import plain
 from zackzack.table import Phase, Table
 
 
@@ -65,7 +65,7 @@ def play(rules: Any, options: Any, seed: int, names: list[str]) -> list[tuple[in
     table.start()
     clock.run(until=6 * 3600, stop=lambda: table.phase is Phase.OVER)
     assert table.match.result is not None
-    return [(e.t, e.seat, to_json(e.action)) for e in table.log]
+    return [(e.t, e.seat, plain(e.action)) for e in table.log]
 
 
 @pytest.mark.parametrize(("rules", "options", "names"), [

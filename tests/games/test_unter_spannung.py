@@ -89,15 +89,17 @@ def test_deal_splits_evenly_and_leftovers_go_face_down_under_the_start_card(play
 
 
 def test_options_are_validated_with_clear_errors() -> None:
-    with pytest.raises(OptionsError, match="2 to 6 players, not 7"):
-        us.Options(players=7)
+    with pytest.raises(OptionsError, match=r"<= 6 - at `\$.players`"):
+        us.parse_options({"players": 7})
     with pytest.raises(OptionsError, match="at least"):
         us.Options(players=2, deck=(C("1±1"), C("2±2"), C("3±3")))
-    with pytest.raises(OptionsError, match="unknown field"):
+    with pytest.raises(OptionsError, match="at least"):
+        us.parse_options({"players": 2, "deck": ["1±1", "2±2", "3±3"]})
+    with pytest.raises(OptionsError, match="unknown field `colour`"):
         us.parse_options({"players": 3, "colour": "red"})
-    with pytest.raises(OptionsError, match="whole number"):
+    with pytest.raises(OptionsError, match=r"Expected `int`, got `str` - at `\$.players`"):
         us.parse_options({"players": "3"})
-    with pytest.raises(OptionsError, match=r"deck\[0\]: '7±9'"):
+    with pytest.raises(OptionsError, match=r"'7±9'.* - at `\$.deck\[0\]`"):
         us.parse_options({"deck": ["7±9"]})
     assert us.parse_options(us.options_to_json(us.Options(players=5, tournament=True))) \
         == us.Options(players=5, tournament=True)
@@ -226,10 +228,15 @@ def test_inconsistent_deals_are_refused_naming_the_problem() -> None:
     twice = {**good, "discard_pile": ["1±1"]}
     with pytest.raises(LogError, match=r"missing from the deal: 1±2.*in two places: 1±1"):
         us.parse_deal(twice, options)
-    with pytest.raises(LogError, match=r"deal.hands\[1\]\[0\]"):
+    with pytest.raises(LogError, match=r"deal: .* - at `\$.hands\[1\]\[0\]`"):
         us.parse_deal({**good, "hands": [["1±1", "2±1"], ["3±9", "4±1"]]}, options)
     with pytest.raises(LogError, match="3 seats"):
-        us.parse_deal({**good, "hands": [["1±1"], ["2±1"], ["3±1"]]}, options)
+        us.parse_deal({**good, "hands": [["1±1", "2±1"], ["3±1", "4±1"], ["5±1", "6±1"]]},
+                      options)
+    with pytest.raises(LogError, match=r"length >= 2 - at `\$.hands\[0\]`"):
+        us.parse_deal({**good, "hands": [["1±1"], ["2±1"]]}, options)
+    with pytest.raises(LogError, match="face_down must be 0 to 0"):
+        us.parse_deal({**good, "face_down": 1}, options)
 
 
 # The tournament -------------------------------------------------------------------------

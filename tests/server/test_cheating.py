@@ -14,7 +14,7 @@ import pytest
 from server.kit import Client, World, play_out, two_at_a_table, us_action
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
-from zackzack.games.base import to_json
+from zackzack.games.base import plain
 from zackzack.server.room import Room
 from zackzack.store import Store
 from zackzack.table import Settings
@@ -37,7 +37,7 @@ def playing(world: World, **create: Any) -> tuple[Client, Client, Room]:
 
 def snapshot(room: Room) -> str:
     """Every seat's view of the table (and a spectator's), as canonical JSON (clock aside)."""
-    views = [to_json(room.table.view(seat)) for seat in (*range(room.table.players), None)]
+    views = [plain(room.table.view(seat)) for seat in (*range(room.table.players), None)]
     for view in views:
         view.pop("now")
     return json.dumps(views, sort_keys=True)

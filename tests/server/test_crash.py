@@ -23,7 +23,7 @@ import pytest
 
 from server.kit import run_async
 from server.wire import Scripted, serve
-from zackzack.games.base import to_json
+from zackzack.games.base import plain
 from zackzack.matchlog import MatchLog
 from zackzack.replay import Step, replay
 from zackzack.store import Status, Store, database_url
@@ -58,7 +58,7 @@ def states_in(log: MatchLog, seat: int | None) -> list[str]:
     seen: list[str] = []
 
     def keep(_step: Step, table: Table) -> None:
-        seen.append(json.dumps(to_json(table.view(seat)).get("state"), sort_keys=True))
+        seen.append(json.dumps(plain(table.view(seat)).get("state"), sort_keys=True))
 
     replay(log, on_step=keep)
     return seen
@@ -89,7 +89,7 @@ def test_kill_9_during_live_games_loses_nothing(tmp_path: Path) -> None:
     assert record is not None and record.status is Status.OVER
     assert record.result == finished["result"] and len(record.rounds) == 1
     log = store.log(finished["match"])
-    assert log is not None and to_json(replay(log).table.match.result) == finished["result"]
+    assert log is not None and plain(replay(log).table.match.result) == finished["result"]
     running = before["running"]
     logs: dict[str, MatchLog] = {}
     for code, table in running.items():

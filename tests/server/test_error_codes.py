@@ -2,8 +2,8 @@
 
 The codes are read from the code itself (every ``ProtocolError``, ``Error``, ``Ack`` and API
 ``error_response`` with a literal code, and every refusal in ``games/errors.py``) and from
-docs/protocol.md; the words from ``web/js/i18n.js``, as text. A new code without a line in
-the docs or without an English and a German sentence fails here.
+docs/protocol.md; the words from the catalogue's ``web`` section (``zackzack.words``). A new
+code without a line in the docs or without an English and a German sentence fails here.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from zackzack.games import errors
+from zackzack.words import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "src" / "zackzack" / "server"
 PROTOCOL_MD = ROOT / "docs" / "protocol.md"
-I18N = ROOT / "src" / "zackzack" / "web" / "js" / "i18n.js"
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -61,13 +61,8 @@ def documented_codes() -> set[str]:
 
 
 def words() -> dict[str, dict[str, str]]:
-    """The sentences of i18n.js per language: ``{"en": {key: text}, "de": {...}}``."""
-    text = I18N.read_text(encoding="utf-8")
-    blocks = re.search(r"\n  en: \{\n(.*?)\n  \},\n  de: \{\n(.*?)\n  \},\n\};", text, re.S)
-    assert blocks, "i18n.js no longer has its en and de blocks"
-    pair = r'(\w+): "((?:[^"\\]|\\.)*)"'
-    en, de = blocks.groups()
-    return {"en": dict(re.findall(pair, en)), "de": dict(re.findall(pair, de))}
+    """The browser's sentences per language: ``{"en": {key: text}, "de": {...}}``."""
+    return {lang: catalogue(lang)["web"] for lang in ("en", "de")}
 
 
 def test_the_scan_finds_the_known_codes() -> None:
@@ -86,8 +81,8 @@ def test_every_code_has_a_sentence_in_english_and_german() -> None:
     text = words()
     for code in sorted(sent_codes() | documented_codes()):
         key = f"err_{code}"
-        assert text["en"].get(key), f"no English words for {code} ({key} in i18n.js)"
-        assert text["de"].get(key), f"no German words for {code} ({key} in i18n.js)"
+        assert text["en"].get(key), f"no English words for {code} ({key} in words/en.json)"
+        assert text["de"].get(key), f"no German words for {code} ({key} in words/de.json)"
         assert text["de"][key] != text["en"][key], f"{key} is not translated"
 
 

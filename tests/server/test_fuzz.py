@@ -27,7 +27,7 @@ from websockets.sync.client import ClientConnection
 
 from server.wire import Live
 from zackzack.games import GAMES
-from zackzack.games.base import to_json
+from zackzack.games.base import plain
 from zackzack.server.limits import Limits
 from zackzack.server.protocol import ERRORS
 from zackzack.server.room import Room
@@ -77,7 +77,7 @@ class Arena:
 
     def snapshot(self) -> str:
         room = self.paused
-        views = [to_json(room.table.view(seat)) for seat in (0, 1, None)]
+        views = [plain(room.table.view(seat)) for seat in (0, 1, None)]
         return json.dumps([views, len(room.table.log), room.phase.value], sort_keys=True)
 
     def reconnect(self) -> None:

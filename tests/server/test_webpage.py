@@ -16,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from zackzack.server.app import WEB_DIR, Config, create_app
-from zackzack.server.webpage import FOREVER, WebClient, imports
+from zackzack.server.webpage import FOREVER, WebClient, game_folders, imports
 
 JS = WEB_DIR / "js"
 DYNAMIC = re.compile(r"""\bimport\(\s*["']\./([^"']+)["']\s*\)""")
@@ -28,6 +28,9 @@ def test_every_module_of_the_client_is_preloaded_or_loaded_on_demand() -> None:
     modules = {f"js/{path.name}" for path in JS.glob("*.js")}
     on_demand = {f"js/{name}" for path in JS.glob("*.js")
                  for name in DYNAMIC.findall(path.read_text(encoding="utf-8"))}
+    on_demand |= {f"js/{Path(name).name}" for folder in game_folders().values()  # with a board
+                  for path in folder.glob("*.js")
+                  for name in imports(path.read_text(encoding="utf-8"))}
     entry = {"js/app.js"}
     assert set(built.preloaded) <= modules
     missing = modules - set(built.preloaded) - entry - on_demand
@@ -45,6 +48,42 @@ def test_modules_import_each_other_by_relative_address_only() -> None:
         for specifier in imports(path.read_text(encoding="utf-8")):
             assert specifier.startswith("./") and specifier.endswith(".js"), (path.name, specifier)
             assert (JS / specifier).resolve().is_file(), (path.name, specifier)
+
+
+def test_each_games_board_is_served_from_its_folder_under_the_version(tmp_path: Path) -> None:
+    """A game's web board (``games/<pkg>/web/board.js``) imports the client's modules as
+    ``../../js/x.js`` (the same addresses as theirs), is in the version's hash, and is served
+    under ``/static/games/NAME/`` and ``/static/v/VERSION/games/NAME/`` like the rest."""
+    folders = game_folders()
+    assert set(folders) >= {"games/unter-spannung", "games/schnelllauf"}
+    for place, folder in folders.items():
+        for path in folder.glob("*.js"):
+            for specifier in imports(path.read_text(encoding="utf-8")):
+                assert specifier.startswith(("./", "../../js/")), (path, specifier)
+                target = (WEB_DIR / place / specifier).resolve() if specifier.startswith(
+                    "../../js/") else folder / specifier
+                assert (WEB_DIR / "js" / Path(specifier).name).is_file() or target.is_file()
+    client = WebClient(WEB_DIR)
+    built = client.current()
+    assert built is not None
+    board = folders["games/schnelllauf"] / "board.js"
+    assert any(path == str(board.resolve()) for path, _, _ in built.signature)
+    with TestClient(create_app(Config(db=str(tmp_path / "z.db")))) as app:
+        version = version_of(app.get("/").text)
+        plain = app.get("/static/games/schnelllauf/board.js")
+        assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
+        assert "SchnelllaufBoard" in plain.text
+        kept = app.get(f"/static/v/{version}/games/unter-spannung/board.js")
+        assert kept.status_code == 200 and kept.headers["cache-control"] == FOREVER
+        assert "javascript" in kept.headers["content-type"]
+        assert app.get("/static/games/schnelllauf/../../../__init__.py").status_code == 404
+        assert app.get("/static/games/nothing/board.js").status_code == 404
+        games = app.get("/api/games").json()["games"]
+        assert [g["name"] for g in games][:2] == ["unter-spannung", "schnelllauf"]
+        assert games[0]["board"] == "/static/games/unter-spannung/board.js"
+        assert games[0]["rules"] == "/rules/unter-spannung"
+        players = games[0]["options"][0]
+        assert players["name"] == "players" and players["default"] == 4
 
 
 @pytest.fixture

@@ -75,15 +75,20 @@ def test_the_same_seed_gives_the_same_figures(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["unter-spannung", "--bots", "pro,wizard"], "unknown bot level 'wizard'"),
-    (["unter-spannung", "--players", "7"], "2 to 6 players, not 7"),
+    (["unter-spannung", "--players", "7"], "<= 6 - at `$.players`"),
     (["unter-spannung", "--jobs", "0"], "--jobs must be 1 to 256"),
     (["unter-spannung", "--players", "3", "--bots", "pro,normal"], "2 bots for 3 players"),
     (["unter-spannung", "--rounds", "0"], "--rounds must be at least 1"),
-    (["unter-spannung", "--handicap", "1:pile=4"], "Schnelllauf options"),
-    (["schnelllauf", "--tournament"], "variant of Unter Spannung"),
-    (["schnelllauf", "--handicap", "3:pile=4"], "player, 1 or 2"),
-    (["schnelllauf", "--handicap", "1:pile=5"], "not pile=3, pile=4 or one-hand"),
+    (["unter-spannung", "--handicap", "1:pile=4"], "Unter Spannung has no handicaps"),
+    (["schnelllauf", "--tournament"], "Schnelllauf has no option tournament"),
+    (["schnelllauf", "--handicap", "3:pile=4"], "the player, 1 to 2, as in 1:pile=4"),
+    (["schnelllauf", "--handicap", "1:piles"], "'piles' is not one of pile=4, one-hand"),
+    (["schnelllauf", "--handicap", "1:pile=5"], "pile_size"),
+    (["schnelllauf", "--handicap", "me:piles"], "write --handicap 1:pile=4"),
     (["schnelllauf", "--jokers", "9"], "jokers"),
+    (["schnelllauf", "--option", "jokers=9"], "jokers"),
+    (["schnelllauf", "--option", "spread=2"], "Schnelllauf has no option spread"),
+    (["schnelllauf", "--option", "jokers"], "write KEY=VALUE"),
     (["schnelllauf", "--plot", "/no/such/dir/x.png"], "no such directory"),
     (["schnelllauf", "--plot", "x.txt"], ".png"),
     (["schnelllauf", "--json", "."], "it is a directory"),
@@ -99,3 +104,13 @@ def test_bad_arguments_get_a_clear_message_and_exit_2(
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert err.startswith("zackzack simulate: error:")
+
+
+def test_any_option_of_the_game_on_the_command_line(tmp_path: Path) -> None:
+    out_json = tmp_path / "sl.json"
+    assert main(["simulate", "schnelllauf", "--bots", "normal", "--matches", "1", "--quiet",
+                 "--option", "jokers=0", "--option", "wrap=false", "--option", "max_rounds=3",
+                 "--handicap", "2", "--seed", "1", "--json", str(out_json)]) == 0
+    options = json.loads(out_json.read_text())["options"]
+    assert (options["jokers"], options["wrap"], options["max_rounds"]) == (0, False, 3)
+    assert options["pile_size"] == [3, 4] and options["one_hand_seats"] == [False, True]

@@ -11,9 +11,10 @@ import pytest
 from tui.kit import text
 from zackzack.cli import main, parser
 from zackzack.clock import VirtualClock
+from zackzack.games import base
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
-from zackzack.games.base import Rules, to_json
+from zackzack.games.base import Rules
 from zackzack.table import Table
 from zackzack.tui import cli, keys
 from zackzack.tui.board import Sightings
@@ -24,7 +25,7 @@ from zackzack.tui.lobby import waiting
 from zackzack.tui.offline import OfflineSession
 from zackzack.tui.remote import parse_link
 from zackzack.tui.session import Seat
-from zackzack.tui.setup import Setup, handicap
+from zackzack.tui.setup import Setup, options
 from zackzack.tui.texts import _TEXT, system_lang
 
 LEFT_HALF = set("12345qwertasdfgxcvb")
@@ -78,26 +79,32 @@ def test_views_and_events_survive_the_wire(rules: Rules) -> None:
             clock.run(until=clock.time() + 2)  # the stalemate's countdown and flip
     for seat in (0, 1, None):
         view = table.view(seat)
-        assert decode_view(rules, to_json(view)) == view
+        assert decode_view(rules, base.plain(view)) == view
     assert len({event.kind for event in seen}) >= 3  # type: ignore[attr-defined]
     for event in seen:
-        assert decode_event(rules, to_json(event)) == event  # type: ignore[arg-type]
+        assert decode_event(rules, base.plain(event)) == event  # type: ignore[arg-type]
 
 
 def test_setups_are_checked_before_the_app_starts() -> None:
     assert Setup("unter-spannung").opponents == ("normal", "normal")
     with pytest.raises(ValueError, match="unknown bot level"):
         Setup("unter-spannung", ("wizard",))
-    with pytest.raises(ValueError, match="1 to 5 bots"):
+    with pytest.raises(ValueError, match="2 to 6 players: 1 to 5 bot"):
         Setup("unter-spannung", ("pro",) * 6)
-    with pytest.raises(ValueError, match="for Schnelllauf"):
+    with pytest.raises(ValueError, match="Unter Spannung has no option --local-two"):
         Setup("unter-spannung", local_two=True)
-    with pytest.raises(ValueError, match="one bot, or --local-two"):
+    with pytest.raises(ValueError, match="two people at one keyboard and no bot"):
         Setup("schnelllauf", ("pro", "pro"))
-    with pytest.raises(ValueError, match="WHO:piles"):
-        handicap(["everyone"])
-    assert handicap(["me"]) == ((4, 3), (True, False))
-    assert handicap(["bot:piles", "left:one-hand"]) == ((3, 4), (True, False))
+    with pytest.raises(ValueError, match="start with the player, 1 to 2"):
+        Setup("schnelllauf", handicap=("everyone",))
+    with pytest.raises(ValueError, match="write --handicap 2:pile=4"):
+        Setup("schnelllauf", handicap=("bot:piles",))
+    with pytest.raises(ValueError, match="Schnelllauf has no option spread"):
+        Setup("schnelllauf", options=("spread=2",))
+    assert options(Setup("schnelllauf", handicap=("1",))).pile_size == (4, 3)
+    two = options(Setup("schnelllauf", handicap=("2:pile=4", "1:one-hand"), local_two=True))
+    assert (two.pile_size, two.one_hand_seats) == ((3, 4), (True, False))
+    assert options(Setup("schnelllauf", options=("jokers=1",))).jokers == 1
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -114,20 +121,20 @@ def test_the_play_command_makes_the_sessions_the_arguments_ask_for() -> None:
     assert made.options.players == 4 and made.options.tournament and made.mine == (0,)
     assert [seat.name for seat in made.seats] == ["Du", "Ben (normal)", "Carla (Profi)",
                                                   "Dieter (Anfänger)"]  # levels in German
-    two = sessions(_args("schnelllauf", "--local-two", "--handicap", "left:piles"), "en")
+    two = sessions(_args("schnelllauf", "--local-two", "--handicap", "1:pile=4"), "en")
     assert two is not None
     made = two()
     assert isinstance(made, OfflineSession)
     assert made.mine == (0, 1) and made.options.pile_size == (4, 3) and not made._bots
     alone = sessions(_args("--local-two"), "en")  # only Schnelllauf is played by two this way
     assert alone is not None and alone().rules.INFO.name == "schnelllauf"
-    solo = sessions(_args("schnelllauf", "--bot", "pro", "--handicap", "bot"), "en")
+    solo = sessions(_args("schnelllauf", "--bot", "pro", "--handicap", "2"), "en")
     assert solo is not None and solo().options.one_hand_seats == (False, True)  # type: ignore[attr-defined]
 
 
 def test_bad_arguments_are_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "unter-spannung", "--local-two"]) == 2
-    assert "--local-two and --handicap are for Schnelllauf" in capsys.readouterr().err
+    assert "Unter Spannung has no option --local-two" in capsys.readouterr().err
     assert main(["play", "--join", "http://localhost:8000/lobby"]) == 2
     assert "http://HOST:PORT/t/CODE" in capsys.readouterr().err
     assert main(["play", "--join", "http://h:1/t/ABCDEF", "schnelllauf"]) == 2

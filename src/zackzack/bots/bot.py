@@ -6,18 +6,21 @@ more cards to compare) and decides from ``rules.view(state, seat)`` alone; a cha
 the decision starts the reaction again, a change during the motor delay does not stop the
 hand, so its card may arrive too late. With two hands (Schnelllauf without the one-hand
 handicap) the bot looks for its next card while the first is on its way. Timers come from
-``table.clock``: the asyncio loop in the live server, a :class:`VirtualClock` in simulation.
+``table.clock``: the asyncio loop in the live server, a :class:`VirtualClock` for a network
+simulation. A simulation without a network runs the same timing model on its fast path,
+``zackzack.sim.fast``, which has no link or timers: a change here must be made there too
+(``tests/sim/test_equivalence.py`` fails until both play every match the same).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, ClassVar, Protocol
 
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec, parse_bot
 from zackzack.clock import Timer
+from zackzack.games import entry
 from zackzack.games.base import Action, Event
 from zackzack.games.errors import (
     DoesNotFit,
@@ -54,12 +57,6 @@ class Brain(Protocol):
     def mistake(self, view: Any) -> Action | None: ...
 
 
-BRAINS: dict[str, str] = {
-    "unter-spannung": "zackzack.games.unter_spannung.bot",
-    "schnelllauf": "zackzack.games.schnelllauf.bot",
-}
-"""Game name → the module with its ``Brain``."""
-
 _CHANGE, _OWN, _START, _END = 1, 2, 3, 4
 _LOW = (1 << QUANTILE_BITS) - 1
 _TWO_DRAWS = 2 * QUANTILE_BITS
@@ -76,9 +73,10 @@ def _brain(game: str) -> tuple[type[Brain], dict[type[Event], int]]:
     thousand in a simulation)."""
     found = _brains.get(game)
     if found is None:
-        if game not in BRAINS:
-            raise ValueError(f"no bots for the game {game!r}")
-        brain: type[Brain] = importlib.import_module(BRAINS[game]).Brain
+        try:
+            brain: type[Brain] = entry(game).part("bot").Brain
+        except (ValueError, ModuleNotFoundError):
+            raise ValueError(f"no bots for the game {game!r}") from None
         codes: dict[type[Event], int] = {RoundStarted: _START, Resumed: _START,
                                          RoundScored: _END, MatchEnded: _END, Paused: _END}
         codes.update(dict.fromkeys(brain.OWN, _OWN))

@@ -1,19 +1,24 @@
-"""The pure rules of both games; ``GAMES`` maps each game's name to its module."""
+"""The games, one line each: ``register`` a game's rules package and everything in its
+folder comes with it (see :mod:`zackzack.games.registry` and docs/design.md, "How to add a
+game")."""
 
 from __future__ import annotations
 
 from zackzack.games import schnelllauf, unter_spannung
-from zackzack.games.base import Rules
+from zackzack.games.registry import (
+    GAMES,
+    REGISTRY,
+    Front,
+    Game,
+    entry,
+    game,
+    register,
+    registered,
+    unregister,
+)
 
-GAMES: dict[str, Rules] = {
-    unter_spannung.INFO.name: unter_spannung,
-    schnelllauf.INFO.name: schnelllauf,
-}
+__all__ = ["GAMES", "REGISTRY", "Front", "Game", "entry", "game", "register", "registered",
+           "unregister"]
 
-
-def game(name: str) -> Rules:
-    """The rules module of the game called ``name`` (``unter-spannung``, ``schnelllauf``)."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}") from None
+register(unter_spannung)
+register(schnelllauf)

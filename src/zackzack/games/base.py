@@ -1,56 +1,158 @@
-"""What every game provides: the protocol the table, bots and front ends rely on.
+"""What every game provides: the typed seam the table, bots and front ends rely on.
 
 A game is a module (``unter_spannung``, ``schnelllauf``) that satisfies :class:`Rules`.
 Its round state is mutable and private to the table; what a seat may know of it is
 the frozen view returned by ``view(state, seat)``. Multi-round play lives in the
 game's ``Match``, beside the round.
+
+Game data speaks JSON through msgspec alone: values are ``msgspec.Struct``s, cards are
+:class:`Notation` values that travel as their notation, and :func:`encode`, :func:`plain`,
+:func:`convert` and :func:`decode` are the one way in and out.
+
+>>> plain(Placing(seat=0, place=1, score=0, why="won"))
+{'seat': 0, 'place': 1, 'score': 0, 'why': 'won'}
+>>> convert({"seat": 0, "place": "1", "score": 0, "why": "won"}, Placing)
+Traceback (most recent call last):
+...
+ValueError: Expected `int`, got `str` - at `$.place`
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
+import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, Self, overload
 
-from zackzack.games.errors import LogError
+import msgspec
+import msgspec.inspect
+from typing_extensions import TypeVar
+
+from zackzack.games.errors import LogError, OptionsError
 
 _T = TypeVar("_T")
 
 
-def fast_init(cls: type[_T]) -> type[_T]:
-    """Give the frozen slotted dataclass ``cls`` a faster ``__init__`` with the same signature.
-
-    A frozen dataclass's own ``__init__`` calls ``object.__setattr__`` for every field; this
-    one sets each slot through its member descriptor directly, about twice as fast. For the
-    hot value objects (views, events, actions, log entries): simulations make millions.
-    Fields, equality, ``repr`` and ``dataclasses.replace`` stay those of the dataclass.
-    """
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    if hasattr(cls, "__post_init__") or not all(f.init for f in fields) or any(
-            f.default_factory is not dataclasses.MISSING for f in fields):
-        raise TypeError(f"fast_init cannot build {cls.__name__}")
-    names = [f.name for f in fields]
-    scope: dict[str, Any] = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    scope.update({f"_default_{f.name}": f.default for f in fields
-                  if f.default is not dataclasses.MISSING})
-    params = "".join(f", {name}=_default_{name}" if f"_default_{name}" in scope else f", {name}"
-                     for name in names)
-    body = "".join(f"\n    _set_{name}(self, {name})" for name in names) or "\n    pass"
-    exec(f"def __init__(self{params}):{body}", scope)  # as dataclasses itself makes __init__
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
-    return cls
-
-
-class Event:
-    """Something that happened at the table; subclasses are frozen slotted dataclasses."""
+class Notation:
+    """A value that travels as its notation (a card: ``7±2``, ``Qs``): ``str`` and ``parse``."""
 
     __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """The value written ``text``; raise ``ValueError`` saying how it is written."""
+        raise NotImplementedError
+
+
+def enc_hook(obj: Any) -> Any:
+    """msgspec's encoding hook: a :class:`Notation` value becomes its notation."""
+    if isinstance(obj, Notation):
+        return str(obj)
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+def dec_hook(kind: type, obj: Any) -> Any:
+    """msgspec's decoding hook: notation becomes the :class:`Notation` type asked for."""
+    if isinstance(kind, type) and issubclass(kind, Notation):
+        if isinstance(obj, kind):
+            return obj
+        if not isinstance(obj, str):
+            raise ValueError(f"expected a card's notation, got {type(obj).__name__}")
+        return kind.parse(obj)
+    raise NotImplementedError(f"cannot decode {kind!r}")
+
+
+ENCODER = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")
+"""The one JSON encoder for game data; sets come out sorted (the ranks a joker stands for)."""
+
+
+def encode(obj: Any) -> bytes:
+    """``obj`` (Structs, enums, cards, containers) as JSON.
+
+    >>> encode(RoundResult(1, None, "nichts_geht_mehr", (3, 4)))
+    b'{"number":1,"winner":null,"reason":"nichts_geht_mehr","scores":[3,4]}'
+    """
+    return ENCODER.encode(obj)
+
+
+def plain(obj: Any) -> Any:
+    """``obj`` as the JSON data it encodes to (dicts, lists, strings, numbers, ``None``).
+
+    >>> plain((RoundResult(1, 0, "went_out", (0, 7)),))
+    [{'number': 1, 'winner': 0, 'reason': 'went_out', 'scores': [0, 7]}]
+    """
+    return msgspec.json.decode(ENCODER.encode(obj))
+
+
+_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+@overload
+def decoder(into: type[_T]) -> msgspec.json.Decoder[_T]: ...
+@overload
+def decoder(into: Any) -> msgspec.json.Decoder[Any]: ...
+def decoder(into: Any) -> msgspec.json.Decoder[Any]:
+    """The JSON decoder for ``into`` (made once per type)."""
+    found = _DECODERS.get(into)
+    if found is None:
+        found = _DECODERS[into] = msgspec.json.Decoder(into, dec_hook=dec_hook)
+    return found
+
+
+@overload
+def convert(data: Any, into: type[_T], error: type[ValueError] = ...,
+            where: str = ...) -> _T: ...
+@overload
+def convert(data: Any, into: Any, error: type[ValueError] = ..., where: str = ...) -> Any: ...
+def convert(data: Any, into: Any, error: type[ValueError] = ValueError, where: str = "") -> Any:
+    """Plain data as ``into``, validated; refusals raise ``error`` naming the field.
+
+    ``where`` prefixes the message (``"options: Expected `int` <= 6 - at `$.players`"``).
+    """
+    try:
+        return msgspec.convert(data, into, dec_hook=dec_hook)
+    except msgspec.ValidationError as refusal:
+        raise error(f"{where}: {refusal}" if where else str(refusal)) from None
+
+
+@overload
+def decode(raw: bytes | str, into: type[_T], error: type[ValueError] = ...,
+           where: str = ...) -> _T: ...
+@overload
+def decode(raw: bytes | str, into: Any, error: type[ValueError] = ...,
+           where: str = ...) -> Any: ...
+def decode(raw: bytes | str, into: Any, error: type[ValueError] = ValueError,
+           where: str = "") -> Any:
+    """JSON text as ``into``, validated; refusals (bad JSON too) raise ``error``.
+
+    >>> decode(b'{"number": 2, "winner": 1, "reason": "went_out", "scores": [9, 0]}',
+    ...        RoundResult).scores
+    (9, 0)
+    """
+    try:
+        return decoder(into).decode(raw)
+    except msgspec.DecodeError as refusal:
+        raise error(f"{where}: {refusal}" if where else str(refusal)) from None
+
+
+class _Kinded(msgspec.StructMeta):
+    """Sets ``kind`` of each tagged Struct class to its tag (today's ``"type"`` on the wire)."""
+
+    kind: str
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any],
+                **config: Any) -> _Kinded:
+        cls = super().__new__(mcls, name, bases, namespace, **config)
+        tag = cls.__struct_config__.tag
+        if isinstance(tag, str) and "kind" not in namespace:
+            cls.kind = tag
+        return cls
+
+
+class Event(msgspec.Struct, frozen=True, gc=False, tag_field="type", metaclass=_Kinded):
+    """Something that happened at the table; subclasses name their tag (``tag="played"``)."""
+
     kind: ClassVar[str] = "event"
 
     def seen_by(self, seat: int | None) -> Event | None:
@@ -58,15 +160,20 @@ class Event:
         return self
 
 
-class Action:
+class PileEvent(Event, frozen=True):
+    """An event on one of the piles: ``pile`` names it (0 when a game has one)."""
+
+    kind: ClassVar[str] = "pile_event"
+
+
+class Action(msgspec.Struct, frozen=True, gc=False, tag_field="type", forbid_unknown_fields=True,
+             metaclass=_Kinded):
     """Something a seat (or, for automatic steps, the table) asks to do."""
 
-    __slots__ = ()
     kind: ClassVar[str] = "action"
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
+class GameInfo(msgspec.Struct, frozen=True):
     """What a game is: its name, its players, and that nobody takes turns."""
 
     name: str
@@ -76,8 +183,7 @@ class GameInfo:
     simultaneous: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Placing:
+class Placing(msgspec.Struct, frozen=True):
     """Where one seat placed in a match, with its score and the reason."""
 
     seat: int
@@ -86,8 +192,7 @@ class Placing:
     why: str
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(msgspec.Struct, frozen=True):
     """The end of one round: the winner (``None``: nobody) and the scores it added."""
 
     number: int
@@ -96,8 +201,7 @@ class RoundResult:
     scores: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchResult(msgspec.Struct, frozen=True):
     """The end of a match: who placed where and why; ties share a place."""
 
     placings: tuple[Placing, ...]
@@ -109,11 +213,70 @@ class MatchResult:
         return next(p.place for p in self.placings if p.seat == seat)
 
 
-class Match(Protocol):
+def check_bounds(options: msgspec.Struct) -> None:
+    """Refuse ``options`` made in Python with a field outside its declared ``msgspec.Meta`` bounds.
+
+    Decoding checks the bounds itself; this gives options built directly the same check from
+    the same declaration (call it first in the options' ``__post_init__``).
+
+    >>> from zackzack.games import unter_spannung
+    >>> unter_spannung.Options(players=7)
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: players must be between 2 and 6, got 7
+    """
+    for name, low, high in _bounds(type(options)):
+        value = getattr(options, name)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise OptionsError(f"{name} must be between {low} and {high}, got {value}")
+
+
+@functools.cache
+def _bounds(kind: type[msgspec.Struct]) -> tuple[tuple[str, int | None, int | None], ...]:
+    """The integer fields of ``kind`` that declare bounds, with their lowest and highest."""
+    info = msgspec.inspect.type_info(kind)
+    assert isinstance(info, msgspec.inspect.StructType)
+    return tuple((f.name, f.type.ge, f.type.le) for f in info.fields
+                 if isinstance(f.type, msgspec.inspect.IntType)
+                 and (f.type.ge is not None or f.type.le is not None))
+
+
+class GameOptions(Protocol):
+    """What the table reads of a game's options."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def penalty_ms(self) -> int: ...
+    @property
+    def countdown_ms(self) -> int: ...
+
+    def one_hand(self, seat: int) -> bool: ...
+
+
+class RoundState(Protocol):
+    """What the table reads of a round's state: whether it is over."""
+
+    @property
+    def over(self) -> bool: ...
+
+
+OptionsT = TypeVar("OptionsT", bound=GameOptions, default=Any)
+StateT = TypeVar("StateT", bound=RoundState, default=Any)
+StateT_co = TypeVar("StateT_co", bound=RoundState, covariant=True, default=Any)
+ViewT = TypeVar("ViewT", default=Any)
+ViewT_co = TypeVar("ViewT_co", covariant=True, default=Any)
+ActionT = TypeVar("ActionT", bound=Action, default=Any)
+EventT = TypeVar("EventT", bound=Event, default=Any)
+EventT_co = TypeVar("EventT_co", bound=Event, covariant=True, default=Any)
+"""The seam's type parameters; each defaults to ``Any`` (code that serves every game alike)."""
+
+
+class Match(Protocol[StateT_co]):
     """Multi-round play: deals rounds, scores them, knows when the match is over."""
 
     @property
-    def round(self) -> Any: ...
+    def round(self) -> StateT_co: ...
     @property
     def number(self) -> int: ...
     @property
@@ -124,125 +287,41 @@ class Match(Protocol):
     def totals(self) -> Sequence[int]: ...
 
     def finish_round(self) -> RoundResult: ...
-    def next_round(self) -> Any: ...
+    def next_round(self) -> StateT_co: ...
 
 
-class Rules(Protocol):
-    """A game module: pure rules, no clock, no I/O, randomness only through ``rng``."""
+class Rules(Protocol[OptionsT, StateT, ViewT_co, ActionT, EventT_co]):
+    """A game module: pure rules, no clock, no I/O, randomness only through ``rng``.
 
-    INFO: GameInfo
-
-    def parse_options(self, data: Mapping[str, Any]) -> Any: ...
-    def options_to_json(self, options: Any) -> dict[str, Any]: ...
-    def new_match(self, options: Any, rng: random.Random, first_round: Any = None) -> Match: ...
-    def apply(self, state: Any, seat: int | None, action: Any) -> list[Event]: ...
-    def view(self, state: Any, seat: int | None) -> Any: ...
-    def pending(self, state: Any) -> Action | None: ...
-    def legal_actions(self, state: Any, seat: int) -> list[Any]: ...
-    def action_from_json(self, data: Any) -> Any: ...
-    def parse_deal(self, data: Any, options: Any) -> Any: ...
-    def deal_to_json(self, state: Any) -> dict[str, Any]: ...
-    def cards(self, state: Any) -> Counter[Any]: ...
-    def versions(self, state: Any) -> tuple[int, ...]: ...
-    def aim(self, state: Any, action: Any, newest: int) -> Any: ...
-
-
-def to_json(obj: Any) -> Any:
-    """Plain JSON data for events, actions, views and results; cards become their notation.
-
-    >>> to_json(Placing(seat=0, place=1, score=0, why="won"))
-    {'seat': 0, 'place': 1, 'score': 0, 'why': 'won'}
+    ``parse_options``/``action_from_json``/``parse_deal`` decode plain data with
+    :func:`convert` (refusals: ``OptionsError``, ``BadAction``, ``LogError``).
     """
-    convert = _CONVERTERS.get(type(obj))
-    if convert is None:
-        convert = _CONVERTERS[type(obj)] = _converter(type(obj))
-    return convert(obj)
 
+    @property
+    def INFO(self) -> GameInfo: ...
+    @property
+    def Options(self) -> type[OptionsT]: ...
+    @property
+    def View(self) -> type[ViewT_co]: ...
+    @property
+    def ACTIONS(self) -> tuple[type[ActionT], ...]: ...
+    @property
+    def EVENTS(self) -> tuple[type[EventT_co], ...]: ...
 
-_CONVERTERS: dict[type, Callable[[Any], Any]] = {}
-"""How ``to_json`` converts each type it has met (worked out once per type: it is hot)."""
-
-
-def _converter(cls: type) -> Callable[[Any], Any]:
-    """The function that turns an instance of ``cls`` into JSON data."""
-    if cls is type(None) or issubclass(cls, bool | int | float | str):
-        return _same
-    if issubclass(cls, enum.Enum):
-        return _value
-    if getattr(cls, "NOTATION", False):
-        return str
-    if dataclasses.is_dataclass(cls):
-        names = tuple(field.name for field in dataclasses.fields(cls))
-        kind = getattr(cls, "kind", None) if issubclass(cls, Event | Action) else None
-
-        def convert(obj: Any) -> dict[str, Any]:
-            data: dict[str, Any] = {"type": kind} if kind else {}
-            for name in names:
-                data[name] = to_json(getattr(obj, name))
-            return data
-
-        return convert
-    if issubclass(cls, Mapping):
-        return lambda obj: {str(k): to_json(v) for k, v in obj.items()}
-    if issubclass(cls, list | tuple):
-        return lambda obj: [to_json(item) for item in obj]
-    if issubclass(cls, frozenset | set):
-        return lambda obj: [to_json(item) for item in sorted(obj)]
-    return _refuse
-
-
-def _same(obj: Any) -> Any:
-    return obj
-
-
-def _value(obj: enum.Enum) -> Any:
-    return obj.value
-
-
-def _refuse(obj: Any) -> Any:
-    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
-
-
-def check_keys(data: Any, where: str, allowed: frozenset[str] | set[str],
-               required: frozenset[str] | set[str] = frozenset()) -> Mapping[str, Any]:
-    """``data`` as a mapping with only ``allowed`` keys and all ``required`` ones."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
-    unknown = set(data) - allowed
-    if unknown:
-        raise ValueError(f"{where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
-    missing = required - set(data)
-    if missing:
-        raise ValueError(f"{where}: missing field(s) {', '.join(sorted(missing))}")
-    return data
-
-
-def whole(data: Mapping[str, Any], key: str, where: str, low: int, high: int,
-          default: int | None = None) -> int:
-    """``data[key]`` as an integer in ``low..high`` (``default`` when absent)."""
-    if key not in data:
-        if default is None:
-            raise ValueError(f"{where}: missing {key}")
-        return default
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{where}: {key} must be a whole number, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{where}: {key} must be between {low} and {high}, got {value}")
-    return value
-
-
-def parse_cards(data: Any, where: str, parse: Callable[[str], _T], example: str) -> list[_T]:
-    """``data`` as a list of cards read by ``parse``; an error names the card's place."""
-    if not isinstance(data, list):
-        raise ValueError(f"{where}: expected a list of cards like '{example}'")
-    result = []
-    for i, text in enumerate(data):
-        try:
-            result.append(parse(text))
-        except ValueError as error:
-            raise ValueError(f"{where}[{i}]: {error}") from None
-    return result
+    def parse_options(self, data: Any) -> OptionsT: ...
+    def options_to_json(self, options: OptionsT) -> dict[str, Any]: ...
+    def new_match(self, options: OptionsT, rng: random.Random,
+                  first_round: StateT | None = None) -> Match[StateT]: ...
+    def apply(self, state: StateT, seat: int | None, action: ActionT) -> list[Event]: ...
+    def view(self, state: StateT, seat: int | None) -> ViewT_co: ...
+    def pending(self, state: StateT) -> ActionT | None: ...
+    def legal_actions(self, state: StateT, seat: int) -> Sequence[ActionT]: ...
+    def action_from_json(self, data: Any) -> ActionT: ...
+    def parse_deal(self, data: Any, options: OptionsT) -> StateT: ...
+    def deal_to_json(self, state: StateT) -> dict[str, Any]: ...
+    def cards(self, state: StateT) -> Counter[Any]: ...
+    def versions(self, state: StateT) -> tuple[int, ...]: ...
+    def aim(self, state: StateT, action: ActionT, newest: int) -> ActionT: ...
 
 
 def check_cards(found: Counter[Any], deck: Counter[Any], where: str) -> None:
@@ -259,11 +338,3 @@ def check_cards(found: Counter[Any], deck: Counter[Any], where: str) -> None:
 
 def _card_counts(counter: Counter[Any]) -> str:
     return ", ".join(f"{card} ×{n}" if n > 1 else str(card) for card, n in sorted(counter.items()))
-
-
-def flag(data: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
-    """``data[key]`` as a boolean (``default`` when absent)."""
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise ValueError(f"{where}: {key} must be true or false, got {value!r}")
-    return value

@@ -46,7 +46,7 @@ class DoesNotFit(IllegalAction):
 
 
 class TooLate(IllegalAction):
-    """The card fitted the pile version the player aimed at, but the pile moved on.
+    """The card fitted version ``seen`` of pile ``pile`` the player aimed at, but it moved on.
 
     The table says who won the race: ``winner`` is the seat whose action moved the pile on
     (``None``: the table's own step) and ``margin_ms`` how much sooner it was.
@@ -55,6 +55,10 @@ class TooLate(IllegalAction):
     code = "too_late"
     winner: int | None = None
     margin_ms: int | None = None
+
+    def __init__(self, reason: str = "", *, pile: int = 0, seen: int = 0) -> None:
+        super().__init__(reason)
+        self.pile, self.seen = pile, seen
 
 
 class Frozen(IllegalAction):

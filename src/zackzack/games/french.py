@@ -1,30 +1,28 @@
 """French cards: ranks A to K, four suits and the joker, their notation and the deck.
 
 Shared by any game played with a French deck (today Schnelllauf, whose rules decide what
-the ranks and suits mean):
+the ranks and suits mean). There is one object per card, so cards compare by identity:
 
 >>> Card.parse("10s"), Card.parse("Qd").rank, str(JOKER), len(deck(0))
 (Card.parse('10s'), 12, '*', 52)
->>> card_list(["7h", "*"], "deal.reserve")
-[Card.parse('7h'), Card.parse('*')]
->>> card_list(["7h", "1h"], "deal.reserve")
+>>> Card.parse(" qD ") is Card(12, Suit.DIAMONDS), Card.parse("*") is JOKER
+(True, True)
+>>> Card.parse("1h")
 Traceback (most recent call last):
 ...
-ValueError: deal.reserve[1]: a card is written like '7h', '10s', 'Qd' or '*', got '1h'
+ValueError: a card is written like '7h', '10s', 'Qd' or '*', got '1h'
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, NoReturn, final
 
-from zackzack.games.base import parse_cards
+from zackzack.games.base import Notation
 
 RANK_NAMES = ("*", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """How each rank is written, by rank: the joker (0), A (1) … K (13)."""
-_RANKS = {name: rank for rank, name in enumerate(RANK_NAMES) if rank}
 
 
 class Suit(enum.StrEnum):
@@ -36,67 +34,104 @@ class Suit(enum.StrEnum):
     SPADES = "s"
 
 
-_SUIT_INDEX: dict[Suit | None, int] = {suit: i for i, suit in enumerate(Suit)}
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
+@final
+class Card(Notation):
     """A French card: rank 1 (A) … 11 (J), 12 (Q), 13 (K) and suit, or the joker (rank 0).
 
-    ``key`` (rank × 4 + suit) is its hash, precomputed: cards are hashed in the hot path.
+    Immutable and interned: ``Card(rank, suit)`` returns the one card of that rank and suit.
+    ``key`` (rank × 4 + suit) is its hash and its order; ``joker`` says whether it is one.
 
     >>> Card(7, Suit.HEARTS), str(Card(10, Suit.SPADES)), str(Card(1, Suit.HEARTS)), str(JOKER)
     (Card.parse('7h'), '10s', 'Ah', '*')
-    >>> Card.parse("Qd") == Card(12, Suit.DIAMONDS), Card.parse("*") == JOKER
-    (True, True)
+    >>> sorted([Card.parse("Ks"), JOKER, Card.parse("Ac"), Card.parse("Ah")])
+    [Card.parse('*'), Card.parse('Ac'), Card.parse('Ah'), Card.parse('Ks')]
+    >>> Card(0, Suit.HEARTS)
+    Traceback (most recent call last):
+    ...
+    ValueError: no French card has rank 0 and suit <Suit.HEARTS: 'h'> (the joker: Card(0, None))
     """
 
+    __slots__ = ("joker", "key", "notation", "rank", "suit")
     rank: int
     suit: Suit | None
-    key: int = field(init=False, repr=False, compare=False)
-    NOTATION: ClassVar[bool] = True
+    key: int
+    joker: bool
+    notation: str
 
-    def __post_init__(self) -> None:
-        if isinstance(self.rank, bool) or not isinstance(self.rank, int) \
-                or not 0 <= self.rank <= 13:
-            raise ValueError(f"card rank must be 0 (joker) to 13 (K), got {self.rank!r}")
-        if self.rank == 0:
-            if self.suit is not None:
-                raise ValueError(f"a joker has no suit, got {self.suit!r}")
-        elif not isinstance(self.suit, Suit):
-            raise ValueError(f"card suit must be a Suit, got {self.suit!r}")
-        object.__setattr__(self, "key", self.rank * 4 + _SUIT_INDEX.get(self.suit, 0))
+    def __new__(cls, rank: int, suit: Suit | None) -> Card:
+        card = _INTERNED.get((rank, suit)) if type(rank) is int and (
+            suit is None or type(suit) is Suit) else None
+        if card is None:
+            raise ValueError(f"no French card has rank {rank!r} and suit {suit!r} "
+                             "(the joker: Card(0, None))")
+        return card
 
-    def __hash__(self) -> int:
-        return self.key
-
-    def __str__(self) -> str:
-        return "*" if self.suit is None else RANK_NAMES[self.rank] + self.suit.value
-
-    def __repr__(self) -> str:
-        return f"Card.parse('{self}')"
-
-    @property
-    def joker(self) -> bool:
-        """Whether this is a joker."""
-        return self.rank == 0
+    @classmethod
+    def _make(cls, rank: int, suit: Suit | None) -> Card:
+        card = object.__new__(cls)
+        for name, value in (("rank", rank), ("suit", suit), ("joker", rank == 0),
+                            ("key", rank * 4 + (0 if suit is None else _SUIT_INDEX[suit])),
+                            ("notation", "*" if suit is None else RANK_NAMES[rank] + suit)):
+            object.__setattr__(card, name, value)
+        _INTERNED[rank, suit] = _BY_NOTATION[card.notation] = card
+        return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """The card written ``7h``, ``10s``, ``Ah``, ``Jc``, ``Qd``, ``Ks`` or ``*`` (joker)."""
-        if isinstance(text, str):
-            text = text.strip()
-            if text == "*":
-                return JOKER
-            rank = _RANKS.get(text[:-1].upper())
-            suit = text[-1:].lower()
-            if rank is not None and suit in ("c", "d", "h", "s"):
-                return cls(rank, Suit(suit))
-        raise ValueError(f"a card is written like '7h', '10s', 'Qd' or '*', got {text!r}")
+        card = _BY_NOTATION.get(text) if type(text) is str else None
+        if card is None:
+            if isinstance(text, str):
+                text = text.strip()
+                card = _BY_NOTATION.get(text[:-1].upper() + text[-1:].lower())
+            if card is None:
+                raise ValueError(f"a card is written like '7h', '10s', 'Qd' or '*', got {text!r}")
+        return card
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Card.parse('{self.notation}')"
+
+    def __hash__(self) -> int:
+        return self.key
+
+    def __lt__(self, other: Card) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: Card) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: Card) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: Card) -> bool:
+        return self.key >= other.key
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a card is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a card is immutable: cannot delete {name}")
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return Card.parse, (self.notation,)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
 
-JOKER = Card(0, None)
+_SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}
+_INTERNED: dict[tuple[int, Suit | None], Card] = {}
+_BY_NOTATION: dict[str, Card] = {}
+
+JOKER = Card._make(0, None)
 """The joker; all jokers are alike."""
+_FRENCH = tuple(Card._make(rank, suit) for suit in Suit for rank in range(1, 14))
 
 
 def deck(jokers: int = 3) -> tuple[Card, ...]:
@@ -108,12 +143,4 @@ def deck(jokers: int = 3) -> tuple[Card, ...]:
     return _FRENCH + (JOKER,) * jokers
 
 
-_FRENCH = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
-
-
-def card_list(data: Any, where: str) -> list[Card]:
-    """``data`` as a list of cards in their notation; an error names the card's place."""
-    return parse_cards(data, where, Card.parse, "7h")
-
-
-__all__: Sequence[str] = ("JOKER", "RANK_NAMES", "Card", "Suit", "card_list", "deck")
+__all__: Sequence[str] = ("JOKER", "RANK_NAMES", "Card", "Suit", "deck")

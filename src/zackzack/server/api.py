@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from zackzack.games import registered
 from zackzack.server.replays import replay_json
 from zackzack.stats import match_stats, stats_json
 from zackzack.store import Store
@@ -141,6 +142,12 @@ async def match_replay(request: Request) -> Response:
     return _missing(match_id) if data is None else json_response(data)
 
 
+async def list_games(request: Request) -> Response:
+    """``GET /api/games``: the registered games with their players, options (defaults and
+    bounds), and the addresses of their web board modules and rules pages."""
+    return json_response({"games": [found.describe() for found in registered()]})
+
+
 async def healthz(request: Request) -> JSONResponse:
     """``GET /healthz``: alive, with the number of live tables and connections."""
     server = request.app.state.server
@@ -149,6 +156,7 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 routes = [
+    Route("/api/games", answering(list_games)),
     Route("/api/matches", answering(list_matches)),
     Route("/api/matches/{id}", answering(one_match)),
     Route("/api/matches/{id}/log", answering(match_log)),

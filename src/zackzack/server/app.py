@@ -40,6 +40,7 @@ from zackzack.server.session import Session
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
 from zackzack.table import LIVE, Settings
+from zackzack.words import browser_json
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +240,16 @@ async def index(request: Request) -> Response:
     return Response(page.html, headers=headers, media_type="text/html")
 
 
+async def words(request: Request) -> Response:
+    """``/words.json``: the catalogue's words for the browser, both languages
+    (``zackzack.words``; revalidated by ``ETag``, as the page is)."""
+    body, etag = browser_json()
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, headers=headers, media_type="application/json")
+
+
 async def _sweep(lobby: Lobby, identities: Identities, every: float) -> None:
     while True:
         await asyncio.sleep(every)
@@ -356,6 +367,7 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         Route("/leaderboard", index),
         Route("/leaderboard/{game}", index),
         Route("/players/{name}", index),
+        Route("/words.json", words),
         *api.routes,
         *accounts.routes,
         *standings.routes,

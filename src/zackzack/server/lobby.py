@@ -11,7 +11,9 @@ import logging
 import math
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+import msgspec
 
 from zackzack.clock import Clock, Timer
 from zackzack.games import GAMES
@@ -250,7 +252,7 @@ class Lobby:
             if problem is not None:
                 raise ProtocolError("bad_options", problem)
         title = clean_text(request.title or "", TITLE_CHARS, "a title")
-        settings = self.settings if request.compensation else replace(self.settings,
+        settings = self.settings if request.compensation else msgspec.structs.replace(self.settings,
                                                                           compensation_ms=0)
         room = self._open(rules.INFO.name, options, seats, viewer.player,
                           title or f"{rules.INFO.title} · {viewer.player.name}", request.private,

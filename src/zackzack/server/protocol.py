@@ -23,6 +23,7 @@ import msgspec
 from msgspec import Meta, Struct, field
 
 from zackzack.bots.spec import LEVELS, STRATEGIES
+from zackzack.games.base import enc_hook
 
 MAX_MESSAGE_CHARS = 16_384
 """The longest client message accepted; longer ones get ``too_large`` (frames > 64 KiB close)."""
@@ -419,7 +420,7 @@ ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left |
 # Coding ------------------------------------------------------------------------------------
 
 _decoder = msgspec.json.Decoder(ClientMessage)
-_encoder = msgspec.json.Encoder()
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")  # cards; sets sorted
 _FIELDS = msgspec.json.Decoder(dict[str, msgspec.Raw])  # an object's top level, values unread
 _TYPE = msgspec.json.Decoder(str)
 _TYPES = frozenset(kind.__struct_config__.tag for kind in get_args(ClientMessage))

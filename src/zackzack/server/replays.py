@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zackzack.games.base import to_json
+from zackzack.games.base import plain
 from zackzack.matchlog import MatchLog
 from zackzack.replay import Step, replay
 from zackzack.table import Table
@@ -15,7 +15,7 @@ def replay_json(match_id: str, log: MatchLog, result: Any) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
 
     def keep(step: Step, table: Table) -> None:
-        steps.append({**step.to_json(), "view": to_json(table.view(None))})
+        steps.append({**plain(step), "view": plain(table.view(None))})
 
     replay(log, on_step=keep)
     return {"id": match_id, "game": log.game, "players": list(log.players),

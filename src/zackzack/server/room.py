@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import msgspec
 
 from zackzack.clock import Clock, Timer
-from zackzack.games.base import Event, MatchResult, RoundResult, Rules, to_json
+from zackzack.games.base import Event, MatchResult, RoundResult, Rules, plain
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
 from zackzack.matchlog import MatchLog
 from zackzack.race import Arbiter, ArbitratedLink, Outcome, Wire
@@ -224,7 +224,7 @@ class Room:
             watchers=self.watchers(), match=self.match_id, rematch=self.rematch,
             stats=self.stats, rated=self.rated)
         self._note_sent(viewer)
-        return TableState(table=info, view=to_json(self.table.view(you)),
+        return TableState(table=info, view=self.table.view(you),
                           now=self.table.time_ms())
 
     def _note_sent(self, *viewers: Viewer) -> None:
@@ -447,7 +447,7 @@ class Room:
             self.store.begin_match(MatchStart(
                 id=self.match_id, code=self.code, game=self.rules.INFO.name, title=self.title,
                 options=self.rules.options_to_json(self.options),
-                settings=to_json(self.table.settings), seed=self.table.seed,
+                settings=plain(self.table.settings), seed=self.table.seed,
                 deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
                 start_ms=at, rated=self.rated))
         self.started_at = at
@@ -534,7 +534,7 @@ class Room:
         if self.match_id is None or self.closed:
             return
         self.journal.append(self.match_id, self.entries, entry.t, entry.seat,
-                            to_json(entry.action))
+                            plain(entry.action))
         self.entries += 1
 
     def _on_result(self, table: Table, result: RoundResult, final: MatchResult | None) -> None:
@@ -556,7 +556,7 @@ class Room:
         the ratings, in one transaction; then keep the rating book in step."""
         assert self.match_id is not None
         self._note_stats()
-        result = to_json(final)
+        result = plain(final)
         abandoned = sorted(i for i in self._stand_ins if self.seats[i].player is not None)
         placed = places(result, len(self.seats), abandoned)
         game, now = self.rules.INFO.name, int(self.store.wall() * 1000)
@@ -588,8 +588,8 @@ class Room:
         targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
         if targets:
             self._note_sent(*targets)
-            text = encode(Events(events=[to_json(event) for event in events],
-                                 view=to_json(self.table.view(seat)), now=self.table.time_ms()))
+            text = encode(Events(events=events, view=self.table.view(seat),
+                                 now=self.table.time_ms()))
             for viewer in targets:
                 viewer.send(text)
         if ended:  # everyone has seen the end: now how each seat played, in a table message

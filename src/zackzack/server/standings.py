@@ -39,7 +39,7 @@ def _now(store: Store) -> int:
 
 
 def _game(request: Request) -> str:
-    game = request.query_params.get("game", "unter-spannung")
+    game = request.query_params.get("game", next(iter(GAMES)))
     if game not in GAMES:
         raise BadQuery(f"game must be one of {', '.join(GAMES)}")
     return game

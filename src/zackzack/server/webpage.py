@@ -10,6 +10,10 @@ plain ``/static/`` answers ``no-cache`` (always revalidated, by ``ETag``). Both 
 out again whenever a file under ``web/`` changes (its time or size), so an edited client is
 served as it is now, without a restart.
 
+Each game brings its web board in its own folder (``games/<pkg>/web/``): it is served as
+``/static/games/NAME/`` (and under the version), hashed into VERSION and cached like the rest;
+its modules import the client's as ``../../js/x.js``.
+
 >>> graph = {"app.js": "import { h } from './dom.js';\\nimport * as t from \\"./table.js\\";",
 ...          "table.js": 'import {\\n  a,\\n} from "./dom.js";\\nconst later = import("./x.js");',
 ...          "dom.js": "export const h = 1;"}
@@ -29,7 +33,7 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +44,8 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from zackzack.games import registered
+
 PREFIX = "/static/"
 VERSIONED = "/static/v/"
 FOREVER = "public, max-age=31536000, immutable"
@@ -49,6 +55,24 @@ STATIC_IMPORT = re.compile(
 several lines too); not ``import("./z.js")``: a module loaded on demand stays on demand."""
 ENTRY = re.compile(r"""<script\b[^>]*\btype=["']module["'][^>]*\bsrc=["']/static/([^"']+)["']""")
 STATIC_URL = re.compile(r"""(\b(?:href|src)=["'])/static/(?!v/)""")
+
+
+def game_folders() -> dict[str, Path]:
+    """Where each registered game's web files are: ``games/NAME`` → its ``web`` folder."""
+    return {f"games/{found.name}": web for found in registered()
+            if (web := found.web) is not None}
+
+
+def locate(path: str, root: Path, folders: Mapping[str, Path]) -> Path | None:
+    """The file a path under ``/static/`` names: in a game's folder (``games/NAME/...``) or
+    under ``root``; ``None`` for one that climbs out of its folder."""
+    parts = path.replace(os.sep, "/").lstrip("/").split("/")
+    base, rest = root, parts
+    if len(parts) > 2 and f"{parts[0]}/{parts[1]}" in folders:
+        base, rest = folders[f"{parts[0]}/{parts[1]}"], parts[2:]
+    real = os.path.realpath(base)
+    full = os.path.realpath(os.path.join(real, *rest))
+    return Path(full) if os.path.commonpath([full, real]) == real else None
 
 
 def imports(source: str) -> list[str]:
@@ -93,22 +117,32 @@ class Built:
 class WebClient:
     """The files of ``web_dir`` as served: the page and the current version."""
 
-    def __init__(self, web_dir: Path) -> None:
+    def __init__(self, web_dir: Path,
+                 games: Callable[[], Mapping[str, Path]] = game_folders) -> None:
         self.web_dir = web_dir
+        self.games = games
+        """The games' web folders by their place under ``/static/`` (asked each time: a game
+        registered later is served too)."""
         self._built: Built | None = None
 
     def _signature(self) -> tuple[tuple[str, int, int], ...]:
         found = []
-        for folder, folders, files in os.walk(os.path.realpath(self.web_dir)):
-            folders.sort()
-            for name in sorted(files):
-                path = os.path.join(folder, name)
-                try:
-                    info = os.stat(path)
-                except OSError:
-                    continue
-                found.append((path, info.st_mtime_ns, info.st_size))
+        roots = [self.web_dir, *(folder for _, folder in sorted(self.games().items()))]
+        for root in roots:
+            for folder, folders, files in os.walk(os.path.realpath(root)):
+                folders.sort()
+                for name in sorted(files):
+                    path = os.path.join(folder, name)
+                    try:
+                        info = os.stat(path)
+                    except OSError:
+                        continue
+                    found.append((path, info.st_mtime_ns, info.st_size))
         return tuple(found)
+
+    def locate(self, path: str) -> Path | None:
+        """The file that ``path`` (relative to ``/static/``) names."""
+        return locate(path, self.web_dir, self.games())
 
     def current(self) -> Built | None:
         """The page as of now (``None``: there is no ``index.html``)."""
@@ -131,8 +165,9 @@ class WebClient:
         return built is not None and stamp in built.stamps
 
     def _read(self, name: str) -> str | None:
+        found = self.locate(name)
         try:
-            return (self.web_dir / name).read_text(encoding="utf-8")
+            return found.read_text(encoding="utf-8") if found is not None else None
         except (OSError, UnicodeDecodeError):
             return None
 
@@ -158,8 +193,25 @@ class WebClient:
         return Built(signature, frozenset(signature), version, html, etag, tuple(preloaded))
 
 
+def _lookup(found: Path | None) -> tuple[str, os.stat_result | None]:
+    """``StaticFiles.lookup_path``'s answer for the file ``found``."""
+    if found is None:
+        return "", None
+    try:
+        return str(found), os.stat(found)
+    except (FileNotFoundError, NotADirectoryError):
+        return "", None
+
+
 class Static(StaticFiles):
-    """``/static/``: the files as they are now, always revalidated (``no-cache``)."""
+    """``/static/``: the files as they are now, always revalidated (``no-cache``); a game's
+    under ``/static/games/NAME/``."""
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        folders = game_folders()
+        if self.directory is None or not folders:
+            return super().lookup_path(path)
+        return _lookup(locate(path, Path(self.directory), folders))
 
     def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
                       scope: Scope, status_code: int = 200) -> Response:
@@ -216,6 +268,9 @@ class VersionedStatic(StaticFiles):
         if held.gzipped is not None and "gzip" in Headers(scope=scope).get("accept-encoding", ""):
             body, headers["Content-Encoding"] = held.gzipped, "gzip"
         return Response(body, headers=headers, media_type=held.media_type)
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        return _lookup(self.client.locate(path))
 
     def _load(self, rest: str) -> _File | None:
         try:

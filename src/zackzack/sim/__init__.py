@@ -18,23 +18,21 @@ from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from zackzack.bots import Bot, BotSpec, parse_bot
 from zackzack.clock import VirtualClock
-from zackzack.games import game
+from zackzack.games import entry, game
 from zackzack.games.base import Event
 from zackzack.race import Link
+from zackzack.sim import fast
+from zackzack.sim.fast import ACTIONS, STEPS
 from zackzack.sim.network import Network
 from zackzack.table import RoundScored, Settings, Table
 
 __all__ = ["Config", "MatchRecord", "RoundRecord", "match_seed", "parse_bot", "parse_options",
            "play_match", "simulate"]
 
-ACTIONS = frozenset({"played", "drew", "moved"})
-"""Event kinds that are a player's accepted action."""
-STEPS = frozenset({"rotated", "flipped", "reshuffled"})
-"""Event kinds that are an automatic step: Nichts geht mehr, a stalemate flip or reshuffle."""
 MAX_GAME_HOURS = 24
 """A match still running after this much game time is a bug, reported as an error."""
 CHUNK_ROUNDS = 200
@@ -146,8 +144,20 @@ class _Tally:
                 self.started = now
 
 
-def play_match(config: Config, index: int) -> MatchRecord:
-    """Play match ``index`` of ``config`` to its end on the virtual clock."""
+def play_match(config: Config, index: int, live: bool = False) -> MatchRecord:
+    """Play match ``index`` of ``config`` to its end on the virtual clock.
+
+    Without a network it runs on the fast path (:mod:`zackzack.sim.fast`); ``live`` plays
+    it with a :class:`~zackzack.bots.Bot` per seat at a live table instead, to the same
+    record (``tests/sim/test_equivalence.py``).
+    """
+    if config.rtt is None and not live:
+        return play_fast(config, index)[0]
+    return play_live(config, index)[0]
+
+
+def play_live(config: Config, index: int) -> tuple[MatchRecord, Table[Any, Any, Any, Any, Any]]:
+    """Match ``index`` of ``config`` played by a ``Bot`` per seat at a live table; the table."""
     rules = game(config.game)
     seed = match_seed(config.seed, index)
     clock = VirtualClock()
@@ -164,14 +174,41 @@ def play_match(config: Config, index: int) -> MatchRecord:
     clock.run(until=MAX_GAME_HOURS * 3600.0)  # the bots and the table stop at the match's end
     result = table.match.result
     if result is None:  # a bug in a bot or the rules: say which match, to replay it
-        why = "ran too long" if clock.step() else "stalled: nobody acts"
-        raise RuntimeError(f"match {index} of seed {config.seed} {why} at "
-                           f"{table.now / 1000:.1f} s game time")
-    seats = range(len(bots))
+        _stuck(config, index, table, clock.step())
+    return _record(index, tally.rounds, result,
+                   [(bot.wrong_cards, bot.too_late) for bot in bots]), table
+
+
+def play_fast(config: Config, index: int) -> tuple[MatchRecord, fast.Match]:
+    """Match ``index`` of ``config`` on the fast path (no network); the match played."""
+    settings = Settings() if config.compensation else Settings(compensation_ms=0)
+    match = fast.Match(game(config.game), config.options, config.bots,
+                       match_seed(config.seed, index), settings)
+    running = match.play(until=MAX_GAME_HOURS * 3600.0)
+    table = match.table
+    result = table.match.result
+    if result is None:
+        _stuck(config, index, table, running)
+    return _record(index, [RoundRecord(*r) for r in match.rounds], result,
+                   [(seat.wrong_cards, seat.too_late) for seat in match.seats]), match
+
+
+def _stuck(config: Config, index: int, table: Table[Any, Any, Any, Any, Any],
+           running: bool) -> NoReturn:
+    """Say which match went wrong (a bug in a bot or the rules), to replay it."""
+    why = "ran too long" if running else "stalled: nobody acts"
+    raise RuntimeError(f"match {index} of seed {config.seed} {why} at "
+                       f"{table.now / 1000:.1f} s game time")
+
+
+def _record(index: int, rounds: list[RoundRecord], result: Any,
+            misses: list[tuple[int, int]]) -> MatchRecord:
+    seats = range(len(misses))
+    score = {placing.seat: placing.score for placing in result.placings}
     return MatchRecord(
-        index, tuple(tally.rounds), tuple(result.place_of(seat) for seat in seats),
-        tuple(next(p.score for p in result.placings if p.seat == seat) for seat in seats),
-        tuple(bot.wrong_cards for bot in bots), tuple(bot.too_late for bot in bots))
+        index, tuple(rounds), tuple(result.place_of(seat) for seat in seats),
+        tuple(score[seat] for seat in seats),
+        tuple(wrong for wrong, _ in misses), tuple(late for _, late in misses))
 
 
 def _chunk(config: Config, start: int, count: int) -> list[MatchRecord]:
@@ -180,13 +217,7 @@ def _chunk(config: Config, start: int, count: int) -> list[MatchRecord]:
 
 def chunk_size(config: Config) -> int:
     """How many matches one chunk of work holds (about :data:`CHUNK_ROUNDS` rounds)."""
-    if config.game == "schnelllauf":
-        per_match = 20  # a typical match between bots of one level
-    elif config.options.tournament:
-        per_match = 2 * config.options.players
-    else:
-        per_match = 1
-    return max(1, CHUNK_ROUNDS // per_match)
+    return max(1, CHUNK_ROUNDS // entry(config.game).front.rounds_per_match(config.options))
 
 
 def simulate(config: Config, jobs: int = 1,

@@ -23,7 +23,7 @@ from rich.progress import (
 from rich.table import Table
 
 from zackzack.bots import LEVELS, STRATEGIES, parse_bot
-from zackzack.games import GAMES, game
+from zackzack.games import REGISTRY, entry
 from zackzack.sim import Config, MatchRecord, simulate
 from zackzack.sim.stats import summarise
 
@@ -31,8 +31,12 @@ HELP = "let bots play many matches and print win rates, round lengths and misses
 EPILOG = f"""\
 bots: LEVEL or LEVEL:STRATEGY, comma-separated, one per player (a single name seats it
 everywhere); levels {", ".join(LEVELS)}; strategies {", ".join(STRATEGIES)}.
-handicap (Schnelllauf): PLAYER:pile=4, PLAYER:one-hand, PLAYER:pile=4,one-hand, or just
-PLAYER for both.
+options: --option KEY=VALUE (repeatable) sets any table option of the game, e.g.
+--option jokers=0 --option penalty_ms=500; --players, --tournament, --jokers, --no-wrap,
+--penalty-ms and --countdown-ms are short for some of them.
+handicap: PLAYER, PLAYER:KIND or PLAYER:KIND=VALUE, kinds comma-separated, players numbered
+from 1 (the same form as zackzack play); Schnelllauf's kinds are pile=4 (or 3) and
+one-hand: 1:pile=4, 1:one-hand, 1:pile=4,one-hand, or just 1 for both.
 examples:
   zackzack simulate unter-spannung --players 4 --bots pro,normal,normal,beginner \\
       --rounds 20000 --tournament --seed 7 --jobs 2
@@ -49,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``simulate`` command's arguments."""
     parser.epilog = EPILOG
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("game", choices=sorted(GAMES), help="which game to simulate")
+    parser.add_argument("game", choices=sorted(REGISTRY), help="which game to simulate")
     parser.add_argument("--players", type=int, help="Unter Spannung: 2 to 6 (default: "
                         "as many as --bots names, else 4)")
     parser.add_argument("--bots", default="normal", help="the bots, one per player "
@@ -60,8 +64,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     amount.add_argument("--matches", type=int, help="play exactly this many matches")
     parser.add_argument("--tournament", action="store_true",
                         help="Unter Spannung: the tournament, 2 × players rounds a match")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a table option of the game (repeatable), e.g. jokers=0")
     parser.add_argument("--handicap", action="append", default=[], metavar="SPEC",
-                        help="Schnelllauf: handicap a player (repeatable), e.g. 1:pile=4")
+                        help="handicap a player (repeatable), e.g. 1:pile=4")
     parser.add_argument("--jokers", type=int, help="Schnelllauf: jokers per deck (0 to 3)")
     parser.add_argument("--no-wrap", action="store_true",
                         help="Schnelllauf: the ace is not next to the king")
@@ -82,30 +88,25 @@ def config_from_args(args: argparse.Namespace) -> Config:
     """The simulation that the arguments ask for; anything wrong raises ``ValueError``."""
     names = [name for name in args.bots.split(",")]
     bots = [parse_bot(name) for name in names]
-    data: dict[str, Any] = {}
+    found = entry(args.game)
     players = args.players
     if players is None and len(bots) > 1:
         players = len(bots)
-    if players is not None:
-        data["players"] = players
-    if args.penalty_ms is not None:
-        data["penalty_ms"] = args.penalty_ms
-    if args.countdown_ms is not None:
-        data["countdown_ms"] = args.countdown_ms
-    if args.game == "schnelllauf":
-        if args.tournament:
-            raise ValueError("--tournament is a variant of Unter Spannung")
-        if args.jokers is not None:
-            data["jokers"] = args.jokers
-        if args.no_wrap:
-            data["wrap"] = False
-        if args.handicap:
-            data.update(parse_handicaps(args.handicap))
-    else:
-        if args.handicap or args.jokers is not None or args.no_wrap:
-            raise ValueError("--handicap, --jokers and --no-wrap are Schnelllauf options")
-        data["tournament"] = args.tournament
-    options = game(args.game).parse_options(data)
+    given = {"players": players, "penalty_ms": args.penalty_ms,
+             "countdown_ms": args.countdown_ms, "jokers": args.jokers,
+             "wrap": False if args.no_wrap else None,
+             "tournament": True if args.tournament else None}
+    data: dict[str, Any] = {}
+    for key, value in given.items():
+        if value is not None:
+            if key not in found.fields():
+                flag = "--no-wrap" if key == "wrap" else f"--{key.replace('_', '-')}"
+                raise ValueError(f"{flag}: {found.title} has no option {key}")
+            data[key] = value
+    data |= found.options_from_args(args.option)
+    if args.handicap:
+        data |= found.handicap(args.handicap, data)
+    options = found.rules.parse_options(data)
     if len(bots) == 1:
         bots *= options.players
     if len(bots) != options.players:
@@ -133,33 +134,6 @@ def config_from_args(args: argparse.Namespace) -> Config:
         raise ValueError("--no-compensation needs --rtt: without a network there is no lag")
     return Config(args.game, options, tuple(bots), seed=seed, matches=args.matches,
                   rounds=rounds, rtt=rtt, compensation=not args.no_compensation)
-
-
-def parse_handicaps(specs: list[str]) -> dict[str, Any]:
-    """Schnelllauf options for ``PLAYER:pile=4,one-hand`` handicaps (players from 1).
-
-    >>> parse_handicaps(["2:pile=4", "2:one-hand"])
-    {'pile_size': [3, 4], 'one_hand_seats': [False, True]}
-    >>> parse_handicaps(["1"])
-    {'pile_size': [4, 3], 'one_hand_seats': [True, False]}
-    """
-    pile_size, one_hand = [3, 3], [False, False]
-    for spec in specs:
-        player, _, items = spec.partition(":")
-        if player.strip() not in ("1", "2"):
-            raise ValueError(f"--handicap {spec!r}: start with the player, 1 or 2, "
-                             "as in 1:pile=4")
-        seat = int(player) - 1
-        for item in (items or "pile=4,one-hand").split(","):
-            key, _, value = item.strip().partition("=")
-            if key == "pile" and value in ("3", "4"):
-                pile_size[seat] = int(value)
-            elif key == "one-hand" and not value:
-                one_hand[seat] = True
-            else:
-                raise ValueError(f"--handicap {spec!r}: {item!r} is not pile=3, pile=4 "
-                                 "or one-hand")
-    return {"pile_size": pile_size, "one_hand_seats": one_hand}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -228,11 +202,10 @@ def _run_with_progress(config: Config, jobs: int, quiet: bool) -> list[MatchReco
 
 def render(summary: dict[str, Any]) -> Table:
     """The summary as a rich table with a caption of round lengths and automatic steps."""
-    rules = game(summary["game"])
+    found = entry(summary["game"])
     several = summary["rounds_per_match"].get("max", 1) > 1
-    us = summary["game"] == "unter-spannung"
     players = len(summary["seats"])
-    title = (f"{rules.INFO.title} · {players} players · {summary['matches']:,} matches · "
+    title = (f"{found.title} · {players} players · {summary['matches']:,} matches · "
              f"{summary['rounds']:,} rounds · seed {summary['seed']}")
     table = Table(title=title, title_justify="left", caption_justify="left")
     table.add_column("#", justify="right")
@@ -245,7 +218,7 @@ def render(summary: dict[str, Any]) -> Table:
         table.add_column("95% CI", justify="right")
     table.add_column("Round wins", justify="right")
     table.add_column("95% CI", justify="right")
-    table.add_column("Minus pts" if us else "Cards left", justify="right")
+    table.add_column(found.front.score, justify="right")
     table.add_column("Wrong/rd", justify="right")
     table.add_column("Late/rd", justify="right")
     for seat in summary["seats"]:
@@ -259,7 +232,7 @@ def render(summary: dict[str, Any]) -> Table:
                 f"{seat['too_late_per_round']:.3f}"]
         table.add_row(*row)
     seconds, actions = summary["round_seconds"], summary["round_actions"]
-    step = "Nichts geht mehr" if us else "stalemate flips"
+    step = found.front.steps
     lines = [
         f"round length: mean {seconds['mean']:.1f} s, median {seconds['median']:.1f} s, "
         f"p10–p90 {seconds['p10']:.1f}–{seconds['p90']:.1f} s (game time)",
@@ -273,8 +246,8 @@ def render(summary: dict[str, Any]) -> Table:
         lines.append("close races: " + ("by press time, lag credited (compensation on)"
                                         if summary["compensation"] else "by arrival "
                                         "(compensation off)"))
-    if not us:
-        per = summary["rounds_per_match"]
+    per = summary["rounds_per_match"]
+    if per.get("min", 1) < per.get("max", 1):
         lines.append(f"rounds per match: mean {per['mean']:.1f}, median {per['median']:.0f}, "
                      f"p10–p90 {per['p10']:.0f}–{per['p90']:.0f}")
     if "rounds_per_second" in summary:

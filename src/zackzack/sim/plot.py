@@ -57,7 +57,8 @@ def _wins(axes: Axes, summary: dict[str, Any]) -> None:
 
 
 def _misses(axes: Axes, summary: dict[str, Any], records: Sequence[MatchRecord]) -> None:
-    if summary["game"] == "schnelllauf" and summary["matches"] > 1:
+    per = summary["rounds_per_match"]
+    if per.get("min", 1) < per.get("max", 1) and summary["matches"] > 1:  # as in Schnelllauf
         counts = [len(record.rounds) for record in records]
         _histogram(axes, counts, "rounds per match", summary["rounds_per_match"])
         return

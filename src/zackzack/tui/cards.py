@@ -19,10 +19,10 @@ suits by colour and symbol, so that both games read without colour (``NO_COLOR``
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 from rich.text import Text
 
 from zackzack.games import schnelllauf as sl
@@ -112,7 +112,7 @@ def readable(event: Event) -> Event:
         elif isinstance(value, tuple) and any(isinstance(card, sl.Card) for card in value):
             changed[name] = tuple(sl_face(card).plain if isinstance(card, sl.Card) else card
                                   for card in value)
-    return dataclasses.replace(event, **changed) if changed else event  # type: ignore[type-var]
+    return msgspec.structs.replace(event, **changed) if changed else event
 
 
 def sl_card(card: sl.Card | None, under: int, key: str = "", *, target: bool = False) -> Block:

@@ -20,6 +20,7 @@ import os
 import sys
 
 from zackzack.describe import LANGS
+from zackzack.games import REGISTRY, registered
 from zackzack.tui.app import PlayApp, SessionMaker
 from zackzack.tui.keys import LAYOUTS
 from zackzack.tui.online import (
@@ -31,7 +32,7 @@ from zackzack.tui.online import (
     sign_in,
 )
 from zackzack.tui.remote import parse_link, seat_maker
-from zackzack.tui.setup import GAMES, Setup, session
+from zackzack.tui.setup import Setup, session
 from zackzack.tui.texts import system_lang
 
 HELP = "play in the terminal: against bots, two at one keyboard, or at a server's table"
@@ -39,16 +40,23 @@ HELP = "play in the terminal: against bots, two at one keyboard, or at a server'
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``play`` command's arguments."""
-    parser.add_argument("game", nargs="?", choices=GAMES,
+    parser.add_argument("game", nargs="?", choices=tuple(REGISTRY),
                         help="the game; without it (and without --join) a start screen asks")
     parser.add_argument("--bots", "--bot", dest="bots", default=None, metavar="LIST",
                         help="the opponents, comma-separated bot names such as "
-                             "normal,pro,beginner (default: normal,normal; Schnelllauf: normal)")
+                             "normal,pro,beginner (default: "
+                             + "; ".join(f"{g.title}: {','.join(g.front.opponents)}"
+                                         for g in registered()) + ")")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a table option of the game (repeatable), e.g. jokers=0, "
+                             "penalty_ms=500; the rules list them")
     parser.add_argument("--tournament", action="store_true",
-                        help="Unter Spannung: the tournament, 2 × players rounds")
-    parser.add_argument("--handicap", action="append", default=[], metavar="WHO[:KIND]",
-                        help="Schnelllauf: me, bot, left or right; KIND piles (4 cards a pile) "
-                             "or one-hand; both without KIND; repeat or comma-separate")
+                        help="Unter Spannung: the tournament, 2 × players rounds "
+                             "(--option tournament=true)")
+    parser.add_argument("--handicap", action="append", default=[], metavar="SPEC",
+                        help="handicap a player (repeatable), players numbered from 1 (you are "
+                             "1; with --local-two left 1, right 2), e.g. Schnelllauf's 1:pile=4, "
+                             "2:one-hand, or 1 for every handicap")
     parser.add_argument("--local-two", action="store_true",
                         help="Schnelllauf: two people at one keyboard, left and right half")
     parser.add_argument("--server", metavar="URL",
@@ -73,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     """What each match is played with, from the arguments (``None``: ask on the start screen)."""
     if args.join or args.server:
-        if args.game or args.bots or args.local_two or args.handicap or args.tournament:
+        if (args.game or args.bots or args.local_two or args.handicap or args.tournament
+                or args.option):
             raise ValueError("--join and --server take the game and its options from the "
                              "server's table")
         if args.join and args.server:
@@ -90,15 +99,16 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
         return seat_maker(url, code, args.name, lang)
     game = args.game
     if game is None and (args.local_two or args.handicap):
-        game = "schnelllauf"  # only Schnelllauf has them
+        game = next((g.name for g in registered()  # the one game that has them
+                     if g.front.handicaps or g.front.local_two), None)
     if game is None:
-        if args.bots or args.tournament:
-            raise ValueError("name the game first: zackzack play unter-spannung|schnelllauf …")
+        if args.bots or args.tournament or args.option:
+            raise ValueError(f"name the game first: zackzack play {'|'.join(REGISTRY)} …")
         return None
     bots = tuple(s.strip() for s in (args.bots or "").split(",") if s.strip())
-    handicap = tuple(h.strip() for item in args.handicap for h in item.split(",") if h.strip())
+    handicap = tuple(h.strip() for h in args.handicap if h.strip())
     chosen = Setup(game, bots, args.tournament, handicap, args.local_two, args.name,
-                   args.seed)
+                   args.seed, tuple(args.option))
     return lambda: session(chosen, lang)
 
 

@@ -14,9 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from zackzack.describe import describe
+from zackzack.games import entry
 from zackzack.games.base import Event
-from zackzack.games.schnelllauf.board import SlBoard
-from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.race import SLOW_RTT_MS
 from zackzack.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.tui import keys
@@ -56,13 +55,9 @@ class GameScreen(Screen[None]):
         (``qwerty``, ``qwertz``, ``azerty``; ``None``: the usual one for ``lang``)."""
         super().__init__()
         self.session, self.lang, self.again = session, lang, again
-        two = len(session.mine) == 2
-        if session.rules.INFO.name == "schnelllauf":
-            self.scheme = keys.schnelllauf(two, layout or keys.default_layout(lang))
-            self.board: Board = SlBoard(session, self.scheme, lang)
-        else:
-            self.scheme = keys.unter_spannung()
-            self.board = UsBoard(session, self.scheme, lang)
+        self.board: Board = entry(session.rules.INFO.name).part("board").make(
+            session, lang, layout)
+        self.scheme = self.board.scheme
         self.log_lines: deque[Text] = deque(maxlen=50)
         self.feedback = Text("")
         self.feedback_code = ""

@@ -31,10 +31,11 @@ from websockets.exceptions import WebSocketException
 from websockets.typing import Origin
 
 from zackzack.bots import parse_bot
+from zackzack.games import REGISTRY, registered
 from zackzack.server import protocol as p
 from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.remote import RemoteSession, seat_maker, why
-from zackzack.tui.setup import GAMES
+from zackzack.tui.setup import SetupError
 from zackzack.tui.texts import bot_spec, tr
 from zackzack.tui.toggles import Choice, Tick
 
@@ -291,8 +292,8 @@ class CreateScreen(ModalScreen[p.Create | None]):
             form.border_title = tr("create_title", self.lang)
             yield Label(tr("game", self.lang))
             with RadioSet(id="create_game", compact=True):
-                yield Choice("Unter Spannung", value=True)
-                yield Choice("Schnelllauf")
+                for i, found in enumerate(registered()):
+                    yield Choice(found.title, value=i == 0)
             yield Label(tr("create_seats", self.lang))
             yield Input(f"{tr('seat_open', self.lang)},normal", id="create_seats", compact=True)
             yield Static(tr("create_seats_hint", self.lang), classes="hint")
@@ -306,7 +307,7 @@ class CreateScreen(ModalScreen[p.Create | None]):
     @on(Input.Submitted)
     def create(self) -> None:
         """Check the seats and answer with the ``create`` message, or say what is wrong."""
-        game = GAMES[self.query_one("#create_game", RadioSet).pressed_index]
+        game = registered()[self.query_one("#create_game", RadioSet).pressed_index].name
         items = [item.strip() for item in self.query_one("#create_seats", Input).value.split(",")
                  if item.strip()]
         seats = [p.SeatSpec(kind="open")]  # this keyboard's
@@ -320,10 +321,13 @@ class CreateScreen(ModalScreen[p.Create | None]):
         except ValueError:
             self.query_one("#create_error", Static).update(tr("e_seat", self.lang, item=item))
             return
-        wanted = (2, 6) if game == "unter-spannung" else (2, 2)
-        if not wanted[0] <= len(seats) <= wanted[1]:
-            key = "e_us_bots" if game == "unter-spannung" else "e_sl_seats"
-            self.query_one("#create_error", Static).update(tr(key, self.lang))
+        info = REGISTRY[game].info
+        if not info.min_players <= len(seats) <= info.max_players:
+            error = SetupError(f"{info.title} is for {info.min_players} to {info.max_players} "
+                               f"players, not {len(seats)}", "e_bots", game=info.title,
+                               low=str(info.min_players), high=str(info.max_players),
+                               bots=str(len(seats) - 1))
+            self.query_one("#create_error", Static).update(error.say(self.lang))
             return
         self.dismiss(p.Create(game=game, seats=seats,
                               private=self.query_one("#create_private", Checkbox).value))

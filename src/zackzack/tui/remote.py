@@ -27,8 +27,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.typing import Origin
 
-from zackzack.games import game
-from zackzack.games.base import Action, Rules, to_json
+from zackzack.games import game, registered
+from zackzack.games.base import Action, Rules, plain
 from zackzack.server import protocol as p
 from zackzack.table import Phase, TableView
 from zackzack.tui.codec import decode_event, decode_view
@@ -114,7 +114,7 @@ class RemoteSession:
         self.rematch: tuple[str, str] | None = None
         """The rematch of this table once someone asked: its code and who asked."""
         self.player = ""
-        self.rules: Rules = game("unter-spannung")
+        self.rules: Rules = registered()[0].rules  # until the table says which game
         self.seats: tuple[Seat, ...] = ()
         self.mine: tuple[int, ...] = ()
         self.creator = False
@@ -332,7 +332,7 @@ class RemoteSession:
         """Send the action with a fresh ``ref`` and an id of its own (so a retry after a
         reconnect is applied at most once); its ``ack`` comes back to ``refused``."""
         prefix, count = self._ids
-        self._send_act(seat, p.Act(ref=0, action=to_json(action), id=f"{prefix}-{next(count)}"),
+        self._send_act(seat, p.Act(ref=0, action=plain(action), id=f"{prefix}-{next(count)}"),
                        asyncio.get_running_loop().time())
 
     def _send_act(self, seat: int, act: p.Act, pressed: float) -> None:

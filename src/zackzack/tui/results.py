@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from zackzack.games import entry
 from zackzack.table import TableView
 from zackzack.tui.texts import tr
 
@@ -23,8 +24,8 @@ ROUND_WORDS = 4
 
 
 def unit(game: str, lang: str) -> str:
-    """What a round's score counts: minus points (Unter Spannung) or cards held (Schnelllauf)."""
-    return tr("minus_points" if game == "unter-spannung" else "cards_held", lang)
+    """What a round's score counts, in the game's words (Unter Spannung: minus points)."""
+    return tr(entry(game).front.score_key, lang)
 
 
 class Results(Vertical):

@@ -1,30 +1,28 @@
 """What an offline match is made of (game, bots, options) and the session that plays it.
 
->>> handicap(("bot",)), handicap(("me:piles", "right:one-hand"))
-(((3, 4), (False, True)), ((4, 3), (False, True)))
+>>> options(Setup("schnelllauf", handicap=("2",))).pile_size
+(3, 4)
+>>> options(Setup("unter-spannung", bots=("pro",), options=("countdown_ms=0",))).players
+2
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from zackzack.bots import LEVELS, Bot, parse_bot
 from zackzack.demo import NAMES
-from zackzack.games import game
+from zackzack.games import REGISTRY, entry
+from zackzack.games.errors import OptionsError
 from zackzack.table import LIVE, Settings, Table
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.session import Seat
-from zackzack.tui.texts import level, tr
+from zackzack.tui.texts import known, level, tr
 
-GAMES = ("unter-spannung", "schnelllauf")
-DEFAULT_BOTS = {"unter-spannung": ("normal", "normal"), "schnelllauf": ("normal",)}
-"""The opponents when none are named."""
-
-WHO = {"me": 0, "left": 0, "bot": 1, "right": 1}
-"""Who a handicap is for: the seat (alone you sit at seat 0, with two the left player)."""
+GAMES = REGISTRY
+"""The games, by name (the registry's)."""
 
 
 class SetupError(ValueError):
@@ -37,12 +35,16 @@ class SetupError(ValueError):
 
     def say(self, lang: str) -> str:
         """The complaint in ``lang``, in the start screen's words."""
-        return tr(self.key, lang, **self.fields)
+        return tr(self.key, lang, **self.fields) if known(self.key) else str(self)
 
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """An offline match: the game, the bots' specs, the options and the people here."""
+    """An offline match: the game, the bots' specs, the options and the people here.
+
+    ``handicap`` holds ``--handicap`` specs (``1:pile=4``: players numbered from 1, you are
+    1, or with ``local_two`` the left player), ``options`` ``--option KEY=VALUE`` items.
+    """
 
     game: str
     bots: tuple[str, ...] = ()
@@ -51,62 +53,57 @@ class Setup:
     local_two: bool = False
     name: str = ""
     seed: int | None = None
+    options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ValueError(f"unknown game {self.game!r}; choose one of {', '.join(GAMES)}")
+        found = entry(self.game)
         for spec in self.bots:
             try:
                 parse_bot(spec)
             except ValueError as error:
                 raise SetupError(str(error), "e_bot", spec=spec,
                                  levels=", ".join(LEVELS)) from None
-        if self.game == "schnelllauf":
-            if self.tournament:
-                raise SetupError("--tournament is for Unter Spannung", "e_sl_only")
-            wanted = 0 if self.local_two else 1
-            if len(self.opponents) != wanted:
-                raise SetupError("Schnelllauf is for two: one bot, or --local-two and no bot",
-                                 "e_sl_bots")
-            handicap(self.handicap)
-        else:
-            if self.local_two or self.handicap:
-                raise SetupError("--local-two and --handicap are for Schnelllauf", "e_us_only")
-            if not 1 <= len(self.opponents) <= 5:
-                raise SetupError("Unter Spannung needs 1 to 5 bots (2 to 6 players)", "e_us_bots")
+        title = found.title
+        for option, given, has in (
+                ("--local-two", self.local_two, found.front.local_two),
+                ("--tournament", self.tournament, "tournament" in found.fields()),
+                ("--handicap", bool(self.handicap), bool(found.front.handicaps))):
+            if given and not has:
+                raise SetupError(f"{title} has no option {option}", "e_option", game=title,
+                                 option=option)
+        low, high = found.info.min_players, found.info.max_players
+        players = len(self.opponents) + (2 if self.local_two else 1)
+        if not low <= players <= high:
+            bots = f"{low - 1} to {high - 1}" if low < high else str(low - 1)
+            two = " (or two people at one keyboard and no bot)" if found.front.local_two else ""
+            raise SetupError(f"{title} is for {low} to {high} players: {bots} bot(s){two}, "
+                             f"not {len(self.opponents)}", "e_bots", game=title, low=str(low),
+                             high=str(high), bots=str(len(self.opponents)))
+        options(self)
 
     @property
     def opponents(self) -> tuple[str, ...]:
         """The bots' specs, or the default ones."""
         if self.bots or self.local_two:
             return self.bots
-        return DEFAULT_BOTS[self.game]
-
-
-def handicap(items: Sequence[str]) -> tuple[tuple[int, int], tuple[bool, bool]]:
-    """Schnelllauf's ``pile_size`` and ``one_hand_seats`` from items like ``bot`` (both
-    handicaps), ``me:piles`` (4-card piles) or ``right:one-hand``."""
-    piles, hands = [3, 3], [False, False]
-    for item in items:
-        who, _, kind = item.strip().lower().partition(":")
-        if who not in WHO or kind not in ("", "piles", "one-hand"):
-            raise SetupError(f"a handicap is WHO or WHO:piles or WHO:one-hand with WHO one of "
-                             f"{', '.join(WHO)}; got {item!r}", "e_handicap", item=item)
-        if kind in ("", "piles"):
-            piles[WHO[who]] = 4
-        if kind in ("", "one-hand"):
-            hands[WHO[who]] = True
-    return (piles[0], piles[1]), (hands[0], hands[1])
+        return entry(self.game).front.opponents
 
 
 def options(setup: Setup) -> Any:
-    """The game's options for ``setup``."""
-    rules = game(setup.game)
-    if setup.game == "schnelllauf":
-        piles, hands = handicap(setup.handicap)
-        return rules.parse_options({"pile_size": list(piles), "one_hand_seats": list(hands)})
-    return rules.parse_options({"players": 1 + len(setup.opponents),
-                                "tournament": setup.tournament})
+    """The game's options for ``setup``; bad ones raise ``SetupError``."""
+    found = entry(setup.game)
+    try:
+        data = found.options_from_args(setup.options)
+        if "players" in found.fields():
+            data["players"] = len(setup.opponents) + (2 if setup.local_two else 1)
+        if setup.tournament:
+            data["tournament"] = True
+        if setup.handicap:
+            data |= found.handicap(setup.handicap, data)
+        return found.rules.parse_options(data)
+    except ValueError as error:  # OptionsError too
+        key = "e_handicap" if setup.handicap and not isinstance(error, OptionsError) else ""
+        raise SetupError(str(error), key, item=", ".join(setup.handicap)) from None
 
 
 def _bot(spec: str) -> BotMaker:
@@ -130,5 +127,5 @@ def session(setup: Setup, lang: str, settings: Settings = LIVE) -> OfflineSessio
                   for seat, spec in enumerate(setup.opponents, 1)]
         mine = (0,)
     bots = {seat: _bot(spec) for seat, spec in enumerate(setup.opponents, len(mine))}
-    return OfflineSession(game(setup.game), options(setup), seats, mine, bots, seed=seed,
+    return OfflineSession(entry(setup.game).rules, options(setup), seats, mine, bots, seed=seed,
                           settings=settings)

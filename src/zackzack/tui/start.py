@@ -13,14 +13,15 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Static
 
 from zackzack.bots import LEVELS
+from zackzack.games import entry, registered
 from zackzack.tui import setup
 from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.session import Session
 from zackzack.tui.texts import bot_spec, level, tr
 from zackzack.tui.toggles import Choice, Tick
 
-HANDICAPS = ((), ("me",), ("bot",))
-"""The handicap choices, in the order of the buttons: none, me, the bot."""
+HANDICAPS = ((), ("1",), ("2",))
+"""The handicap choices, in the order of the buttons: none, me (player 1), the bot (2)."""
 
 
 class StartScreen(Screen[Callable[[], Session] | None]):
@@ -54,10 +55,10 @@ class StartScreen(Screen[Callable[[], Session] | None]):
             form.border_title = t("start_title")
             yield Label(t("game"))
             with RadioSet(id="game", compact=True):
-                yield Choice("Unter Spannung", value=True)
-                yield Choice("Schnelllauf")
+                for i, found in enumerate(registered()):
+                    yield Choice(found.title, value=i == 0)
             yield Label(t("opponents"))
-            yield Input(self._bots("unter-spannung"), id="bots", compact=True)
+            yield Input(self._bots(registered()[0].name), id="bots", compact=True)
             yield Static(t("levels", levels=", ".join(level(name, self.lang) for name in LEVELS)),
                          classes="hint")
             yield Tick(t("tournament"), id="tournament", compact=True)
@@ -78,7 +79,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
 
     def _bots(self, game: str) -> str:
         """The default opponents of ``game``, in the screen's language."""
-        return ",".join(level(spec, self.lang) for spec in setup.DEFAULT_BOTS[game])
+        return ",".join(level(spec, self.lang) for spec in entry(game).front.opponents)
 
 
     def on_mount(self) -> None:
@@ -88,7 +89,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
     @property
     def game(self) -> str:
         """The chosen game."""
-        return setup.GAMES[self.query_one("#game", RadioSet).pressed_index]
+        return registered()[self.query_one("#game", RadioSet).pressed_index].name
 
     @on(RadioSet.Changed, "#game")
     def _game_changed(self) -> None:
@@ -97,13 +98,13 @@ class StartScreen(Screen[Callable[[], Session] | None]):
 
     @on(Checkbox.Changed, "#local_two")
     def _show_options(self) -> None:
-        us = self.game == "unter-spannung"
-        two = self.query_one("#local_two", Checkbox).value
-        self.query_one("#tournament").display = us
-        self.query_one("#local_two").display = not us
-        self.query_one("#handicap").display = not us
-        self.query_one("#handicap_label").display = not us
-        self.query_one("#bots").disabled = not us and two
+        found = entry(self.game)
+        two = found.front.local_two and self.query_one("#local_two", Checkbox).value
+        self.query_one("#tournament").display = "tournament" in found.fields()
+        self.query_one("#local_two").display = found.front.local_two
+        self.query_one("#handicap").display = bool(found.front.handicaps)
+        self.query_one("#handicap_label").display = bool(found.front.handicaps)
+        self.query_one("#bots").disabled = two
 
     def action_start(self) -> None:
         """Enter: start (whichever field has the focus)."""
@@ -113,17 +114,18 @@ class StartScreen(Screen[Callable[[], Session] | None]):
     @on(Input.Submitted)
     def start(self) -> None:
         """Check the form; start, or say what is wrong."""
-        two = self.game == "schnelllauf" and self.query_one("#local_two", Checkbox).value
+        found = entry(self.game)
+        two = found.front.local_two and self.query_one("#local_two", Checkbox).value
         bots = () if two else tuple(
             bot_spec(spec, self.lang) for spec in self.query_one("#bots", Input).value.split(",")
             if spec.strip())
         try:
             chosen = setup.Setup(
                 game=self.game, bots=bots, local_two=two,
-                tournament=self.game == "unter-spannung"
+                tournament="tournament" in found.fields()
                 and self.query_one("#tournament", Checkbox).value,
                 handicap=HANDICAPS[self.query_one("#handicap", RadioSet).pressed_index]
-                if self.game == "schnelllauf" else (),
+                if found.front.handicaps else (),
                 name=self.query_one("#name", Input).value.strip())
         except setup.SetupError as error:
             self.query_one("#error", Static).update(error.say(self.lang))

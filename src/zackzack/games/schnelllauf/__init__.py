@@ -31,24 +31,27 @@ Decisions RULES.md leaves open:
 
 from __future__ import annotations
 
+import enum
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Annotated, Any, Final
+
+import msgspec
 
 from zackzack.games.base import (
     Action,
     Event,
     GameInfo,
     MatchResult,
+    PileEvent,
     Placing,
     RoundResult,
+    check_bounds,
     check_cards,
-    check_keys,
-    fast_init,
-    flag,
-    whole,
+    convert,
+    plain,
 )
 from zackzack.games.errors import (
     BadAction,
@@ -64,13 +67,14 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
-from zackzack.games.french import JOKER, RANK_NAMES, Card, Suit, card_list, deck
+from zackzack.games.french import JOKER, RANK_NAMES, Card, Suit, deck
 
 INFO = GameInfo("schnelllauf", "Schnelllauf", min_players=2, max_players=2)
 PLACES = 5
 """Layout places per player."""
 ALL_RANKS = frozenset(range(1, 14))
 """Every rank, A (1) to K (13): what fits on a free pile."""
+
 
 def decks(options: Options) -> Counter[Card]:
     """Every card of a round: both players' decks, as a multiset."""
@@ -156,10 +160,13 @@ def _fitting(stands: frozenset[int] | None, started: bool, wrap: bool) -> frozen
 
 # Options ---------------------------------------------------------------------------------
 
+PileSize = Annotated[int, msgspec.Meta(ge=3, le=4)]
+"""Cards per layout place for one seat: 3, or 4 as a handicap."""
+Milliseconds = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """The table options of Schnelllauf (RULES.md); invalid ones raise ``OptionsError``.
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The table options of Schnelllauf (RULES.md); wrong ones raise ``OptionsError``.
 
     ``pile_size`` and ``one_hand_seats`` are the handicaps, per seat.
 
@@ -171,47 +178,26 @@ class Options:
     (3, 4)
     """
 
-    players: int = 2
-    jokers: int = 3
+    players: Annotated[int, msgspec.Meta(ge=0, le=99)] = 2
+    jokers: Annotated[int, msgspec.Meta(ge=0, le=3)] = 3
     wrap: bool = True
-    pile_size: tuple[int, int] = (3, 3)
+    pile_size: tuple[PileSize, PileSize] = (3, 3)
     one_hand_seats: tuple[bool, bool] = (False, False)
-    max_rounds: int = 200
-    penalty_ms: int = 1000
-    countdown_ms: int = 1500
+    max_rounds: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 200
+    penalty_ms: Milliseconds = 1000
+    countdown_ms: Milliseconds = 1500
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         if self.players != 2:
             raise OptionsError(f"Schnelllauf is for exactly 2 players, not {self.players}")
-        if not _is_int(self.jokers) or not 0 <= self.jokers <= 3:
-            raise OptionsError(f"jokers must be 0 to 3 per deck, not {self.jokers!r}")
-        if not isinstance(self.wrap, bool):
-            raise OptionsError(f"wrap must be true or false, not {self.wrap!r}")
-        if not (isinstance(self.pile_size, tuple) and len(self.pile_size) == 2
-                and all(_is_int(n) and n in (3, 4) for n in self.pile_size)):
-            raise OptionsError(f"pile_size must be 3 or 4 cards for each of the 2 seats, "
-                               f"not {self.pile_size!r}")
-        if not (isinstance(self.one_hand_seats, tuple) and len(self.one_hand_seats) == 2
-                and all(isinstance(b, bool) for b in self.one_hand_seats)):
-            raise OptionsError(f"one_hand_seats must be true or false for each of the 2 seats, "
-                               f"not {self.one_hand_seats!r}")
-        if not _is_int(self.max_rounds) or not 1 <= self.max_rounds <= 1000:
-            raise OptionsError(f"max_rounds must be between 1 and 1000, not {self.max_rounds!r}")
-        for name in ("penalty_ms", "countdown_ms"):
-            value = getattr(self, name)
-            if not _is_int(value) or not 0 <= value <= 10_000:
-                raise OptionsError(f"{name} must be between 0 and 10000, not {value!r}")
 
     def one_hand(self, seat: int) -> bool:
         """Whether ``seat`` plays with the "one hand only" handicap."""
         return self.one_hand_seats[seat]
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def parse_options(data: Mapping[str, Any]) -> Options:
+def parse_options(data: Any) -> Options:
     """Options from JSON data (lists for the per-seat pairs); bad fields raise ``OptionsError``.
 
     >>> parse_options({"jokers": 0, "pile_size": [4, 3], "one_hand_seats": [False, True]})
@@ -220,61 +206,25 @@ max_rounds=200, penalty_ms=1000, countdown_ms=1500)
     >>> parse_options({"jokers": 4})
     Traceback (most recent call last):
     ...
-    zackzack.games.errors.OptionsError: options: jokers must be between 0 and 3, got 4
+    zackzack.games.errors.OptionsError: options: Expected `int` <= 3 - at `$.jokers`
     """
-    where = "options"
-    try:
-        check_keys(data, where, {"players", "jokers", "wrap", "pile_size", "one_hand_seats",
-                                 "max_rounds", "penalty_ms", "countdown_ms"})
-        return Options(
-            players=whole(data, "players", where, 0, 99, 2),
-            jokers=whole(data, "jokers", where, 0, 3, 3),
-            wrap=flag(data, "wrap", where, True),
-            pile_size=_pair(data, "pile_size", (3, 3), lambda v: _is_int(v) and v in (3, 4),
-                            "3 or 4"),
-            one_hand_seats=_pair(data, "one_hand_seats", (False, False),
-                                 lambda v: isinstance(v, bool), "true or false"),
-            max_rounds=whole(data, "max_rounds", where, 1, 1000, 200),
-            penalty_ms=whole(data, "penalty_ms", where, 0, 10_000, 1000),
-            countdown_ms=whole(data, "countdown_ms", where, 0, 10_000, 1500),
-        )
-    except OptionsError:
-        raise
-    except ValueError as error:
-        raise OptionsError(str(error)) from None
-
-
-def _pair(data: Mapping[str, Any], key: str, default: tuple[Any, Any],
-          good: Any, what: str) -> Any:
-    value = data.get(key)
-    if value is None:
-        return default
-    if not (isinstance(value, list | tuple) and len(value) == 2 and all(map(good, value))):
-        raise ValueError(f"options: {key} must be a list of two values, {what} each, "
-                         f"got {value!r}")
-    return tuple(value)
+    return convert(data, Options, OptionsError, "options")
 
 
 def options_to_json(options: Options) -> dict[str, Any]:
     """Options as JSON data that ``parse_options`` reads back.
 
-    >>> parse_options(options_to_json(Options(wrap=False, pile_size=(3, 4)))).pile_size
-    (3, 4)
+    >>> options_to_json(Options(wrap=False, pile_size=(3, 4)))["pile_size"]
+    [3, 4]
     """
-    return {
-        "players": options.players, "jokers": options.jokers, "wrap": options.wrap,
-        "pile_size": list(options.pile_size), "one_hand_seats": list(options.one_hand_seats),
-        "max_rounds": options.max_rounds, "penalty_ms": options.penalty_ms,
-        "countdown_ms": options.countdown_ms,
-    }
+    data: dict[str, Any] = plain(options)
+    return data
 
 
 # Actions ---------------------------------------------------------------------------------
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Play(Action):
+class Play(Action, frozen=True, tag="play"):
     """Play face-up ``card`` from one's layout onto discard pile ``pile``, aimed at ``seen``.
 
     The card is named by value, not by place: with both hands two actions may be in flight,
@@ -282,46 +232,38 @@ class Play(Action):
     """
 
     card: Card
-    pile: int
-    seen: int | None = None
-    kind: ClassVar[str] = "play"
+    pile: Annotated[int, msgspec.Meta(ge=0, le=1)]
+    seen: Annotated[int, msgspec.Meta(ge=0, le=1 << 31)] | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Move(Action):
+class Move(Action, frozen=True, tag="move"):
     """Move the top card of place ``source`` into the empty place ``target``, revealing one."""
 
-    source: int
-    target: int
-    kind: ClassVar[str] = "move"
+    source: Annotated[int, msgspec.Meta(ge=0, le=PLACES - 1)]
+    target: Annotated[int, msgspec.Meta(ge=0, le=PLACES - 1)]
 
 
-@dataclass(frozen=True, slots=True)
-class Flip(Action):
+class Flip(Action, frozen=True, tag="flip"):
     """Stalemate: each player turns the top of their reserve onto the pile they started."""
 
-    kind: ClassVar[str] = "flip"
 
-
-@dataclass(frozen=True, slots=True)
-class Reshuffle(Action):
+class Reshuffle(Action, frozen=True, tag="reshuffle"):
     """Both reserves empty: every discard pile but its top becomes its starter's reserve."""
 
-    kind: ClassVar[str] = "reshuffle"
 
-
-@dataclass(frozen=True, slots=True)
-class EndRound(Action):
+class EndRound(Action, frozen=True, tag="end_round"):
     """A dead end: nobody can ever play again, so the round ends with no winner."""
 
-    kind: ClassVar[str] = "end_round"
+
+AnyAction = Play | Move | Flip | Reshuffle | EndRound
+"""Every action of Schnelllauf, told apart by ``"type"``."""
+ACTIONS = (Play, Move, Flip, Reshuffle, EndRound)
+_FLIP: Final = Flip()
+_RESHUFFLE: Final = Reshuffle()
+_END_ROUND: Final = EndRound()
 
 
-_FLIP, _RESHUFFLE, _END_ROUND = Flip(), Reshuffle(), EndRound()
-
-
-def action_from_json(data: Any) -> Play | Move | Flip | Reshuffle | EndRound:
+def action_from_json(data: Any) -> AnyAction:
     """An action from JSON data such as ``{"type": "play", "card": "7h", "pile": 0, "seen": 3}``.
 
     >>> action_from_json({"type": "play", "card": "7h", "pile": 0, "seen": 3})
@@ -331,37 +273,34 @@ def action_from_json(data: Any) -> Play | Move | Flip | Reshuffle | EndRound:
     >>> action_from_json({"type": "play", "card": "7h", "pile": 2})
     Traceback (most recent call last):
     ...
-    zackzack.games.errors.BadAction: play: pile must be between 0 and 1, got 2
+    zackzack.games.errors.BadAction: Expected `int` <= 1 - at `$.pile`
     """
-    try:
-        kind = data.get("type") if isinstance(data, Mapping) else None
-        if kind == "play":
-            check_keys(data, "play", {"type", "card", "pile", "seen"}, {"card", "pile"})
-            seen = data.get("seen")
-            if seen is not None:
-                seen = whole(data, "seen", "play", 0, 1 << 31)
-            pile = whole(data, "pile", "play", 0, 1)
-            return Play(Card.parse(data["card"]), pile, seen)
-        if kind == "move":
-            check_keys(data, "move", {"type", "source", "target"}, {"source", "target"})
-            return Move(whole(data, "source", "move", 0, PLACES - 1),
-                        whole(data, "target", "move", 0, PLACES - 1))
-        simple: dict[str, type[Flip | Reshuffle | EndRound]] = {
-            "flip": Flip, "reshuffle": Reshuffle, "end_round": EndRound}
-        if kind in simple:
-            check_keys(data, str(kind), {"type"})
-            return simple[kind]()
-    except ValueError as error:
-        raise BadAction(str(error)) from None
-    raise BadAction(f"unknown action {kind!r}; Schnelllauf knows play and move")
+    result: AnyAction = convert(data, AnyAction, BadAction)
+    return result
 
 
 # Events ----------------------------------------------------------------------------------
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Played(Event):
+class EndReason(enum.StrEnum):
+    """Why a round ended."""
+
+    PLAYED_OUT = "played_out"
+    """A player played the last card of their layout."""
+    DEAD_END = "dead_end"
+    """Nobody could ever play again (``EndRound``)."""
+
+
+class MatchEnd(enum.StrEnum):
+    """Why a match ended."""
+
+    NO_CARDS_LEFT = "no_cards_left"
+    """A player had no cards left to deal."""
+    ROUND_LIMIT = "round_limit"
+    """``max_rounds`` were played; fewer cards placed higher."""
+
+
+class Played(PileEvent, frozen=True, tag="played"):
     """``seat`` played ``card`` from ``place`` onto ``pile``, now at ``version``; ``revealed`` is
     the card turned face up under it (``None``: the place is empty)."""
 
@@ -371,12 +310,9 @@ class Played(Event):
     version: int
     place: int
     revealed: Card | None
-    kind: ClassVar[str] = "played"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Moved(Event):
+class Moved(Event, frozen=True, tag="moved"):
     """``seat`` moved ``card`` from place ``source`` into the empty ``target``, revealing one."""
 
     seat: int
@@ -384,38 +320,33 @@ class Moved(Event):
     target: int
     card: Card
     revealed: Card
-    kind: ClassVar[str] = "moved"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Flipped(Event):
+class Flipped(Event, frozen=True, tag="flipped"):
     """Stalemate: each seat's reserve card turned onto its pile (``None``: none), new versions."""
 
     cards: tuple[Card | None, Card | None]
     versions: tuple[int, int]
-    kind: ClassVar[str] = "flipped"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Reshuffled(Event):
+class Reshuffled(Event, frozen=True, tag="reshuffled"):
     """Both reserves were empty: the piles but their tops are the new reserves (counts only)."""
 
     reserve_counts: tuple[int, int]
     versions: tuple[int, int]
-    kind: ClassVar[str] = "reshuffled"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
+class RoundEnded(Event, frozen=True, tag="round_ended"):
     """The round is over: the winner (``None``: a dead end) and each layout's cards left."""
 
     winner: int | None
-    reason: str
+    reason: EndReason
     cards_left: tuple[int, int]
-    kind: ClassVar[str] = "round_ended"
+
+
+AnyEvent = Played | Moved | Flipped | Reshuffled | RoundEnded
+"""Every event of Schnelllauf, told apart by ``"type"``."""
+EVENTS = (Played, Moved, Flipped, Reshuffled, RoundEnded)
 
 
 # State and view --------------------------------------------------------------------------
@@ -429,7 +360,8 @@ class State:
     empty. ``stands[i]`` is what pile ``i``'s top stands for (``None``: free), ``versions[i]``
     counts its changes and ``history[i][v]`` is what it stood for at version ``v``. Reshuffles
     draw from ``random.Random`` seeded with ``seed`` and the number of earlier reshuffles.
-    ``quiet`` says nobody has played or moved since the last reshuffle.
+    ``quiet`` says nobody has played or moved since the last reshuffle. ``shown[seat]`` is
+    that seat's layout as views show it (``None``: to be worked out after a change).
     """
 
     options: Options
@@ -445,6 +377,8 @@ class State:
     fitting: list[frozenset[int]] = field(default_factory=list, repr=False)
     winner: int | None = None
     over: bool = False
+    shown: list[tuple[tuple[Card | None, int], ...] | None] = field(
+        default_factory=lambda: [None, None], repr=False)
 
     def __post_init__(self) -> None:
         if not self.stands:
@@ -462,9 +396,7 @@ class State:
         return len(self.layouts)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class View:
+class View(msgspec.Struct, frozen=True, gc=False):
     """What a seat (``None``: a spectator) sees of a round; in Schnelllauf all of it is public.
 
     ``layouts[seat][place]`` is the face-up top card (``None``: empty place) and how many
@@ -525,7 +457,7 @@ def cards_left(state: State) -> tuple[int, int]:
     return left[0], left[1]
 
 
-def apply(state: State, seat: int | None, action: Action) -> list[Event]:
+def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
     """Apply ``action`` by ``seat`` (``None``: the table's automatic step) or raise IllegalAction.
 
     >>> cs = lambda text: [Card.parse(t) for t in text.split()]
@@ -554,7 +486,7 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
             return _flip(state)
         if isinstance(action, Reshuffle):
             return _reshuffle(state)
-        return _end(state, None, "dead_end")
+        return _end(state, None, EndReason.DEAD_END)
     if not 0 <= seat < 2:
         raise NoSuchSeat(f"there is no seat {seat}")
     if isinstance(action, Play):
@@ -596,6 +528,7 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
             stands = _reach(stands, wrap)
             fitting = _reach(stands, wrap)
     place.pop()
+    state.shown[seat] = None
     pile.append(card)
     state.stands[p] = stands
     state.fitting[p] = fitting
@@ -605,7 +538,7 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
     events: list[Event] = [
         Played(seat, card, p, version, index, place[-1] if place else None)]
     if not place and not any(places):
-        events.extend(_end(state, seat, "played_out"))
+        events.extend(_end(state, seat, EndReason.PLAYED_OUT))
     return events
 
 
@@ -617,7 +550,7 @@ def _miss(state: State, p: int, action: Play) -> None:
             raise BadAction(f"pile {p} version {seen} has not happened (now {version})")
         if seen < version and fits(card, state.history[p][seen], state.options.wrap):
             raise TooLate(f"{card} fitted pile {p} at version {seen}, but now "
-                          f"{_describe(state, p)} lies on top")
+                          f"{_describe(state, p)} lies on top", pile=p, seen=seen)
     raise DoesNotFit(f"{card} does not fit {_describe(state, p)} on pile {p}")
 
 
@@ -644,6 +577,7 @@ def _move(state: State, seat: int, action: Move) -> list[Event]:
     if len(source) < 2:
         raise NothingToReveal(f"place {s} has no card under its top to reveal")
     card = source.pop()
+    state.shown[seat] = None
     places[t].append(card)
     state.quiet = False
     return [Moved(seat, s, t, card, source[-1])]
@@ -682,13 +616,13 @@ def _reshuffle(state: State) -> list[Event]:
     return [Reshuffled((len(reserves[0]), len(reserves[1])), (versions[0], versions[1]))]
 
 
-def _end(state: State, winner: int | None, reason: str) -> list[Event]:
+def _end(state: State, winner: int | None, reason: EndReason) -> list[Event]:
     state.over = True
     state.winner = winner
     return [RoundEnded(winner, reason, cards_left(state))]
 
 
-def pending(state: State) -> Action | None:
+def pending(state: State) -> Flip | Reshuffle | EndRound | None:
     """The automatic step due now (``Flip``, ``Reshuffle``, ``EndRound``), or ``None``.
 
     Nothing is due while a seat can play a face-up card or reveal one by a move. Then, in
@@ -727,12 +661,11 @@ def pending(state: State) -> Action | None:
 
 def view(state: State, seat: int | None) -> View:
     """What ``seat`` sees (``None``: a spectator): the same public table for everyone."""
-    piles, layouts, reserves, versions, stands = (
-        state.discard_piles, state.layouts, state.reserves, state.versions, state.stands)
+    piles, reserves, versions, stands, shown = (
+        state.discard_piles, state.reserves, state.versions, state.stands, state.shown)
     return View(
         seat,
-        (tuple([(place[-1], len(place) - 1) if place else _NO_PLACE for place in layouts[0]]),
-         tuple([(place[-1], len(place) - 1) if place else _NO_PLACE for place in layouts[1]])),
+        (shown[0] or _show(state, 0), shown[1] or _show(state, 1)),
         (len(reserves[0]), len(reserves[1])),
         (piles[0][-1] if piles[0] else None, piles[1][-1] if piles[1] else None),
         (len(piles[0]), len(piles[1])),
@@ -741,6 +674,13 @@ def view(state: State, seat: int | None) -> View:
         state.winner,
         state.over,
     )
+
+
+def _show(state: State, seat: int) -> tuple[tuple[Card | None, int], ...]:
+    """``seat``'s layout as views show it, kept until the layout changes."""
+    shown = state.shown[seat] = tuple([(place[-1], len(place) - 1) if place else _NO_PLACE
+                                       for place in state.layouts[seat]])
+    return shown
 
 
 _NO_PLACE: tuple[Card | None, int] = (None, 0)
@@ -773,7 +713,7 @@ def versions(state: State) -> tuple[int, ...]:
     return state.versions[0], state.versions[1]
 
 
-def aim(state: State, action: Action, newest: int) -> Action:
+def aim(state: State, action: AnyAction, newest: int) -> AnyAction:
     """``action`` aimed at the newest version of its pile from its ``seen`` to ``newest``
     that its card fitted, if it does not fit now (a reaction to any pile seen was too late).
     """
@@ -801,87 +741,73 @@ def cards(state: State) -> Counter[Card]:
 
 # Explicit deals (scenarios) --------------------------------------------------------------
 
+Layout = Annotated[list[list[Card]], msgspec.Meta(min_length=PLACES, max_length=PLACES)]
+Stands = Annotated[frozenset[Annotated[int, msgspec.Meta(ge=1, le=13)]],
+                   msgspec.Meta(min_length=1)] | None
+"""What a pile's top stands for: ``None`` (free) or the ranks a joker stands for."""
+_TWO = msgspec.Meta(min_length=2, max_length=2)
 
-def _two(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data[key]
-    if not isinstance(value, list) or len(value) != 2:
-        raise ValueError(f"deal.{key}: expected a list for each of the 2 seats")
-    return value
+
+class Deal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A round as it is written down, every list bottom to top, one entry per seat.
+
+    ``layouts`` (5 places per seat), ``reserves`` and ``discard_piles`` (empty if not
+    started); optionally ``stands`` (per pile: ``null`` = free or a list of ranks, for a
+    joker on top), ``seed``, ``reshuffles`` and ``quiet``.
+    """
+
+    layouts: Annotated[list[Layout], _TWO]
+    reserves: Annotated[list[list[Card]], _TWO]
+    discard_piles: Annotated[list[list[Card]], _TWO]
+    stands: Annotated[list[Stands], _TWO] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0)] = 0
+    reshuffles: Annotated[int, msgspec.Meta(ge=0, le=1 << 31)] = 0
+    quiet: bool = False
 
 
 def parse_deal(data: Any, options: Options) -> State:
-    """A round laid out exactly as ``data`` says, every list bottom to top.
+    """A round laid out exactly as ``data`` says (a :class:`Deal`); the cards must be both decks.
 
-    ``layouts`` (5 places per seat), ``reserves`` and ``discard_piles`` (one per seat, empty if
-    not started); optionally ``stands`` (per pile: ``null`` = free or a list of ranks, for a
-    joker on top), ``seed``, ``reshuffles`` and ``quiet``. The cards must be both decks.
+    >>> state = parse_deal(deal_to_json(deal(Options(), random.Random(1))), Options())
+    >>> parse_deal({**deal_to_json(state), "seed": -1}, Options())
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.LogError: deal: Expected `int` >= 0 - at `$.seed`
     """
-    where = "deal"
-    try:
-        check_keys(data, where, {"layouts", "reserves", "discard_piles", "stands", "seed",
-                                 "reshuffles", "quiet"},
-                   {"layouts", "reserves", "discard_piles"})
-        layouts = []
-        for seat, places in enumerate(_two(data, "layouts")):
-            if not isinstance(places, list) or len(places) != PLACES:
-                raise ValueError(f"{where}.layouts[{seat}]: expected a list of {PLACES} places")
-            layouts.append([card_list(place, f"{where}.layouts[{seat}][{i}]")
-                            for i, place in enumerate(places)])
-        reserves = [card_list(r, f"{where}.reserves[{i}]")
-                    for i, r in enumerate(_two(data, "reserves"))]
-        piles = [card_list(p, f"{where}.discard_piles[{i}]")
-                 for i, p in enumerate(_two(data, "discard_piles"))]
-        stands = _parse_stands(data, piles) if "stands" in data else []
-        seed = whole(data, "seed", where, 0, (1 << 64) - 1, 0)
-        reshuffles = whole(data, "reshuffles", where, 0, 1 << 31, 0)
-        quiet = flag(data, "quiet", where, False)
-    except ValueError as error:
-        raise LogError(str(error)) from None
-    if not any(piles):
-        raise LogError(f"{where}.discard_piles: at least one pile must be started")
-    for seat in range(2):
-        if not any(layouts[seat]):
-            raise LogError(f"{where}.layouts[{seat}]: a round needs a card in every layout")
-        if reserves[seat] and not piles[seat]:
-            raise LogError(f"{where}.reserves[{seat}]: a seat that started no discard pile "
-                           "has no reserve")
-    state = State(options, layouts, reserves, piles, stands, seed, reshuffles, quiet)
-    check_cards(cards(state), decks(options), where)
+    layout = convert(data, Deal, LogError, "deal")
+    _check(layout)
+    state = State(options, layout.layouts, layout.reserves, layout.discard_piles,
+                  list(layout.stands or ()), layout.seed, layout.reshuffles, layout.quiet)
+    check_cards(cards(state), decks(options), "deal")
     return state
 
 
-def _parse_stands(data: Mapping[str, Any], piles: list[list[Card]]) -> list[frozenset[int] | None]:
-    result: list[frozenset[int] | None] = []
-    for p, value in enumerate(_two(data, "stands")):
-        where = f"deal.stands[{p}]"
+def _check(layout: Deal) -> None:
+    """Raise ``LogError`` for a deal no round can come from (its fields are each fine)."""
+    piles = layout.discard_piles
+    if not any(piles):
+        raise LogError("deal.discard_piles: at least one pile must be started")
+    for seat in range(2):
+        if not any(layout.layouts[seat]):
+            raise LogError(f"deal.layouts[{seat}]: a round needs a card in every layout")
+        if layout.reserves[seat] and not piles[seat]:
+            raise LogError(f"deal.reserves[{seat}]: a seat that started no discard pile "
+                           "has no reserve")
+    for p, stands in enumerate(layout.stands or ()):
         top = piles[p][-1] if piles[p] else None
-        if value is None:
+        if stands is None:
             if top is not None and top.rank:
-                raise ValueError(f"{where}: only a joker on top can be free")
-            result.append(None)
-            continue
-        if not (isinstance(value, list) and value and all(
-                _is_int(rank) and 1 <= rank <= 13 for rank in value)):
-            raise ValueError(f"{where}: expected null (free) or a list of ranks 1 to 13")
-        stands = frozenset(value)
-        if top is None or (top.rank and stands != {top.rank}):
-            raise ValueError(f"{where}: {top or 'a pile not started'} stands for "
-                             f"{top.rank if top else 'nothing'}, not {sorted(stands)}")
-        result.append(stands)
-    return result
+                raise LogError(f"deal.stands[{p}]: only a joker on top can be free")
+        elif top is None or (top.rank and stands != {top.rank}):
+            raise LogError(f"deal.stands[{p}]: {top or 'a pile not started'} stands for "
+                           f"{top.rank if top else 'nothing'}, not {sorted(stands)}")
 
 
 def deal_to_json(state: State) -> dict[str, Any]:
     """The round's layout as JSON data that ``parse_deal`` reads back."""
-    return {
-        "layouts": [[[str(c) for c in place] for place in places] for places in state.layouts],
-        "reserves": [[str(c) for c in reserve] for reserve in state.reserves],
-        "discard_piles": [[str(c) for c in pile] for pile in state.discard_piles],
-        "stands": [None if s is None else sorted(s) for s in state.stands],
-        "seed": state.seed,
-        "reshuffles": state.reshuffles,
-        "quiet": state.quiet,
-    }
+    data: dict[str, Any] = plain(Deal(state.layouts, state.reserves, state.discard_piles,
+                                      state.stands, state.seed, state.reshuffles, state.quiet))
+    return data
 
 
 # The match -------------------------------------------------------------------------------
@@ -929,7 +855,7 @@ class Match:
             raise ValueError("the round is not over or already scored")
         self.holdings = holdings_after(state)
         scores = tuple(map(len, self.holdings))
-        reason = "played_out" if state.winner is not None else "dead_end"
+        reason = EndReason.PLAYED_OUT if state.winner is not None else EndReason.DEAD_END
         result = RoundResult(self.number, state.winner, reason, scores)
         self.results.append(result)
         if 0 in scores:
@@ -937,7 +863,7 @@ class Match:
             self.result = MatchResult((
                 Placing(winner, 1, 0, "no cards left"),
                 Placing(1 - winner, 2, scores[1 - winner], f"{scores[1 - winner]} cards left"),
-            ), self.number, "no_cards_left")
+            ), self.number, MatchEnd.NO_CARDS_LEFT)
         elif self.number >= self.options.max_rounds:
             self.result = self._by_cards(scores)
         return result
@@ -968,7 +894,7 @@ class Match:
             best = 0 if scores[0] < scores[1] else 1
             placings = (Placing(best, 1, scores[best], f"fewer cards {after}"),
                         Placing(1 - best, 2, scores[1 - best], f"more cards {after}"))
-        return MatchResult(placings, self.number, "round_limit")
+        return MatchResult(placings, self.number, MatchEnd.ROUND_LIMIT)
 
 
 def new_match(options: Options, rng: random.Random, first_round: State | None = None) -> Match:
@@ -977,15 +903,22 @@ def new_match(options: Options, rng: random.Random, first_round: State | None = 
 
 
 __all__: Sequence[str] = (
+    "ACTIONS",
     "ALL_RANKS",
+    "EVENTS",
     "INFO",
     "JOKER",
     "PLACES",
+    "AnyAction",
+    "AnyEvent",
     "Card",
+    "Deal",
+    "EndReason",
     "EndRound",
     "Flip",
     "Flipped",
     "Match",
+    "MatchEnd",
     "Move",
     "Moved",
     "Options",

@@ -13,7 +13,7 @@ from zackzack.games import schnelllauf as sl
 from zackzack.table import TableView
 from zackzack.tui.board import Board, label
 from zackzack.tui.cards import Block, beside, sl_card, sl_top
-from zackzack.tui.keys import Command, PlacePile, Scheme
+from zackzack.tui.keys import Command, PlacePile, Scheme, default_layout, schnelllauf
 from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
 
@@ -28,7 +28,7 @@ class SlBoard(Board):
 
     def versions(self, view: TableView) -> tuple[int, ...]:
         """Both discard piles' versions."""
-        return tuple(view.state.versions)
+        return tuple(view.shown.versions)
 
     def command(self, command: Command) -> bool:
         """Play a place onto a pile, or move a card into an empty place (two keys)."""
@@ -38,7 +38,7 @@ class SlBoard(Board):
         view = self.view(seat)
         if view is None:
             return True
-        state: sl.View = view.state
+        state: sl.View = view.shown
         target = self.moving.pop(command.hand, None)
         card, _ = state.layouts[seat][command.place]
         if target is not None:
@@ -74,7 +74,7 @@ class SlBoard(Board):
         view = self.view(mine[0] if mine else None)
         if view is None:
             return []
-        state: sl.View = view.state
+        state: sl.View = view.shown
         if len(mine) == 2:
             halves = [self._layout(view, state, seat, hand) for hand, seat in enumerate(mine)]
             half = max(line.cell_len for line in halves[0])
@@ -113,3 +113,10 @@ class SlBoard(Board):
         piles = beside(blocks, gap=6)
         indent = Text(" " * max(0, (width - max(line.cell_len for line in piles)) // 2))
         return [indent + line for line in piles]
+
+
+def make(session: Session, lang: str, layout: str | None = None) -> SlBoard:
+    """The board for ``session``: one key set, or two with two seats at this keyboard, as the
+    keyboard ``layout`` has them (``None``: the usual one for ``lang``)."""
+    scheme = schnelllauf(len(session.mine) == 2, layout or default_layout(lang))
+    return SlBoard(session, scheme, lang)

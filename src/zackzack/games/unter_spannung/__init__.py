@@ -12,25 +12,27 @@ True
 
 from __future__ import annotations
 
+import enum
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Final, NoReturn, final
+
+import msgspec
 
 from zackzack.games.base import (
     Action,
     Event,
     GameInfo,
     MatchResult,
+    Notation,
     Placing,
     RoundResult,
+    check_bounds,
     check_cards,
-    check_keys,
-    fast_init,
-    flag,
-    parse_cards,
-    whole,
+    convert,
+    plain,
 )
 from zackzack.games.errors import (
     BadAction,
@@ -58,31 +60,78 @@ def wrap(x: int) -> int:
     return (x - 1) % 10 + 1
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
-    """A card: its value 1–10 and, in its middle, its spread ±1, ±2 or ±3.
+@final
+class Card(Notation):
+    """A card: its value 1–10 and, in its middle, its spread ±1, ±2 or ±3; one object per card.
 
     >>> Card(7, 2)
     Card(value=7, spread=2)
-    >>> str(Card(7, 2)), Card.parse("10/3")
-    ('7±2', Card(value=10, spread=3))
+    >>> str(Card(7, 2)), Card.parse("10/3"), Card(7, 2) is Card.parse("7±2")
+    ('7±2', Card(value=10, spread=3), True)
+    >>> sorted(Card(7, 2).allowed), Card(3, 1) < Card(3, 2)
+    ([5, 9], True)
     """
 
+    __slots__ = ("_hash", "allowed", "spread", "value")
     value: int
     spread: int
-    allowed: frozenset[int] = field(init=False, repr=False, compare=False, hash=False)
-    NOTATION: ClassVar[bool] = True
+    allowed: frozenset[int]
+    """The values that may be played on this card."""
+    _hash: int
+    _ALL: ClassVar[dict[tuple[int, int], Card]] = {}
 
-    def __post_init__(self) -> None:
-        if not (isinstance(self.value, int) and 1 <= self.value <= 10):
-            raise ValueError(f"card value must be 1 to 10, got {self.value!r}")
-        if not (isinstance(self.spread, int) and 1 <= self.spread <= 3):
-            raise ValueError(f"card spread must be 1, 2 or 3, got {self.spread!r}")
-        allowed = frozenset((wrap(self.value + self.spread), wrap(self.value - self.spread)))
-        object.__setattr__(self, "allowed", allowed)
+    def __new__(cls, value: int, spread: int) -> Card:
+        card = Card._ALL.get((value, spread))
+        if card is not None:
+            return card
+        if isinstance(value, bool) or not (isinstance(value, int) and 1 <= value <= 10):
+            raise ValueError(f"card value must be 1 to 10, got {value!r}")
+        if isinstance(spread, bool) or not (isinstance(spread, int) and 1 <= spread <= 3):
+            raise ValueError(f"card spread must be 1, 2 or 3, got {spread!r}")
+        card = object.__new__(cls)
+        setter = object.__setattr__
+        setter(card, "value", value)
+        setter(card, "spread", spread)
+        setter(card, "allowed", frozenset((wrap(value + spread), wrap(value - spread))))
+        setter(card, "_hash", value * 4 + spread)
+        Card._ALL[value, spread] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a card cannot change its {name}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a card cannot lose its {name}")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, int]]:
+        return Card, (self.value, self.spread)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __lt__(self, other: Card) -> bool:
+        return self._hash < other._hash
+
+    def __le__(self, other: Card) -> bool:
+        return self._hash <= other._hash
+
+    def __gt__(self, other: Card) -> bool:
+        return self._hash > other._hash
+
+    def __ge__(self, other: Card) -> bool:
+        return self._hash >= other._hash
 
     def __str__(self) -> str:
         return f"{self.value}±{self.spread}"
+
+    def __repr__(self) -> str:
+        return f"Card(value={self.value}, spread={self.spread})"
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -122,193 +171,159 @@ def fits(card: Card, top: Card) -> bool:
 STANDARD_DECK: tuple[Card, ...] = tuple(Card(i % 10 + 1, i % 3 + 1) for i in range(73))
 """Our standard 73-card deck: card *i* has value *i* mod 10 + 1 and spread *i* mod 3 + 1."""
 
+Milliseconds = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """The table options of Unter Spannung (RULES.md); invalid ones raise ``OptionsError``.
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The table options of Unter Spannung (RULES.md); wrong ones raise ``OptionsError``.
 
     >>> Options(players=7)
     Traceback (most recent call last):
     ...
-    zackzack.games.errors.OptionsError: Unter Spannung is for 2 to 6 players, not 7
+    zackzack.games.errors.OptionsError: players must be between 2 and 6, got 7
+    >>> Options(players=3, deck=STANDARD_DECK[:5])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: a deck for 3 players needs at least 13 cards (...), not 5
     """
 
-    players: int = 4
+    players: Annotated[int, msgspec.Meta(ge=INFO.min_players, le=INFO.max_players)] = 4
     tournament: bool = False
     deck: tuple[Card, ...] = STANDARD_DECK
-    penalty_ms: int = 1000
-    countdown_ms: int = 1500
+    penalty_ms: Milliseconds = 1000
+    countdown_ms: Milliseconds = 1500
 
     def __post_init__(self) -> None:
-        if not INFO.min_players <= self.players <= INFO.max_players:
-            raise OptionsError(f"Unter Spannung is for 2 to 6 players, not {self.players}")
+        check_bounds(self)
         needed = self.players * HAND_SIZE + 1
         if len(self.deck) < needed:
             raise OptionsError(
                 f"a deck for {self.players} players needs at least {needed} cards "
                 f"({HAND_SIZE} for each hand and a start card), not {len(self.deck)}")
-        for name in ("penalty_ms", "countdown_ms"):
-            if not 0 <= getattr(self, name) <= 10_000:
-                raise OptionsError(f"{name} must be between 0 and 10000")
 
     def one_hand(self, seat: int) -> bool:
         """Unter Spannung has no one-hand handicap."""
         return False
 
 
-def parse_options(data: Mapping[str, Any]) -> Options:
-    """Options from JSON data; unknown or wrong fields raise ``OptionsError``.
+def parse_options(data: Any) -> Options:
+    """Options from JSON data; unknown or wrong fields raise ``OptionsError`` naming them.
 
     >>> parse_options({"players": 3, "tournament": True}).players
     3
+    >>> parse_options({"players": 7})
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: options: Expected `int` <= 6 - at `$.players`
     """
-    where = "options"
-    try:
-        check_keys(data, where, {"players", "tournament", "deck", "penalty_ms", "countdown_ms"})
-        deck = STANDARD_DECK
-        if data.get("deck") is not None:
-            if not isinstance(data["deck"], list):
-                raise ValueError(f"{where}: deck must be a list of cards like '7±2'")
-            deck = tuple(_cards(data["deck"], f"{where}.deck"))
-        return Options(
-            players=whole(data, "players", where, 0, 99, 4),
-            tournament=flag(data, "tournament", where, False),
-            deck=deck,
-            penalty_ms=whole(data, "penalty_ms", where, 0, 10_000, 1000),
-            countdown_ms=whole(data, "countdown_ms", where, 0, 10_000, 1500),
-        )
-    except OptionsError:
-        raise
-    except ValueError as error:
-        raise OptionsError(str(error)) from None
+    return convert(data, Options, OptionsError, "options")
 
 
 def options_to_json(options: Options) -> dict[str, Any]:
-    """Options as JSON data that ``parse_options`` reads back."""
-    data: dict[str, Any] = {
-        "players": options.players, "tournament": options.tournament,
-        "penalty_ms": options.penalty_ms, "countdown_ms": options.countdown_ms,
-    }
-    if options.deck != STANDARD_DECK:
-        data["deck"] = [str(card) for card in options.deck]
+    """Options as JSON data that ``parse_options`` reads back (the standard deck left out)."""
+    data: dict[str, Any] = plain(options)
+    if options.deck == STANDARD_DECK:
+        del data["deck"]
     return data
 
 
 # Actions ---------------------------------------------------------------------------------
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Play(Action):
+class Play(Action, frozen=True, tag="play"):
     """Play ``card`` from the hand onto the discard pile, aimed at pile version ``seen``."""
 
     card: Card
-    seen: int | None = None
-    kind: ClassVar[str] = "play"
+    seen: Annotated[int, msgspec.Meta(ge=0, le=1 << 31)] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(Action):
+class Draw(Action, frozen=True, tag="draw"):
     """Draw the top card of one's own draw pile into the hand."""
 
-    kind: ClassVar[str] = "draw"
 
-
-@dataclass(frozen=True, slots=True)
-class Rotate(Action):
+class Rotate(Action, frozen=True, tag="rotate"):
     """Nichts geht mehr: the table moves the bottom card of the discard pile to the top."""
 
-    kind: ClassVar[str] = "rotate"
 
-
-@dataclass(frozen=True, slots=True)
-class EndRound(Action):
+class EndRound(Action, frozen=True, tag="end_round"):
     """Nichts geht mehr after every card has been on top: the round ends with no winner."""
 
-    kind: ClassVar[str] = "end_round"
+
+AnyAction = Play | Draw | Rotate | EndRound
+"""Every action of Unter Spannung, told apart by ``"type"``."""
+ACTIONS = (Play, Draw, Rotate, EndRound)
 
 
-def action_from_json(data: Any) -> Play | Draw | Rotate | EndRound:
+def action_from_json(data: Any) -> AnyAction:
     """An action from JSON data such as ``{"type": "play", "card": "7±2", "seen": 3}``.
 
     >>> action_from_json({"type": "play", "card": "7±2", "seen": 3})
     Play(card=Card(value=7, spread=2), seen=3)
+    >>> action_from_json({"type": "play", "card": "7±9"})
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.BadAction: '7±9': card spread must be 1, 2 or 3, got 9 - at `$.card`
     """
-    try:
-        kind = data.get("type") if isinstance(data, Mapping) else None
-        if kind == "play":
-            check_keys(data, "play", {"type", "card", "seen"}, {"card"})
-            seen = data.get("seen")
-            if seen is not None:
-                seen = whole(data, "seen", "play", 0, 1 << 31)
-            return Play(Card.parse(data["card"]), seen)
-        simple: dict[str, type[Draw | Rotate | EndRound]] = {
-            "draw": Draw, "rotate": Rotate, "end_round": EndRound}
-        if kind in simple:
-            check_keys(data, str(kind), {"type"})
-            return simple[kind]()
-    except ValueError as error:
-        raise BadAction(str(error)) from None
-    raise BadAction(f"unknown action {kind!r}; Unter Spannung knows play and draw")
+    result: AnyAction = convert(data, AnyAction, BadAction)
+    return result
 
 
 # Events ----------------------------------------------------------------------------------
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Played(Event):
+class EndReason(enum.StrEnum):
+    """Why a round ended."""
+
+    WENT_OUT = "went_out"
+    """A player laid their last card."""
+    NICHTS_GEHT_MEHR = "nichts_geht_mehr"
+    """Nobody could play, and every card of the discard pile had been on top."""
+
+
+class Played(Event, frozen=True, tag="played"):
     """``seat`` played ``card``; the discard pile is now at ``version``."""
 
     seat: int
     card: Card
     version: int
-    kind: ClassVar[str] = "played"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Drew(Event):
+class Drew(Event, frozen=True, tag="drew"):
     """``seat`` drew a card (its value only for that seat); ``left`` remain in their pile."""
 
     seat: int
     card: Card | None
     left: int
-    kind: ClassVar[str] = "drew"
 
     def seen_by(self, seat: int | None) -> Event | None:
         return self if seat == self.seat else Drew(self.seat, None, self.left)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class WentOut(Event):
+class WentOut(Event, frozen=True, tag="went_out"):
     """``seat`` laid their last card face down on the pile and won the round."""
 
     seat: int
-    kind: ClassVar[str] = "went_out"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Rotated(Event):
+class Rotated(Event, frozen=True, tag="rotated"):
     """Nichts geht mehr: the bottom card of the discard pile, ``card``, is now on top."""
 
     card: Card
     version: int
     rotations: int
-    kind: ClassVar[str] = "rotated"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
+class RoundEnded(Event, frozen=True, tag="round_ended"):
     """The round is over: the winner (``None``: nobody could play) and each hand's minus points."""
 
     winner: int | None
-    reason: str
+    reason: EndReason
     minus_points: tuple[int, ...]
-    kind: ClassVar[str] = "round_ended"
+
+
+AnyEvent = Played | Drew | WentOut | Rotated | RoundEnded
+"""Every event of Unter Spannung, told apart by ``"type"``."""
+EVENTS = (Played, Drew, WentOut, Rotated, RoundEnded)
 
 
 # State and view --------------------------------------------------------------------------
@@ -346,9 +361,7 @@ class State:
         return self.discard_pile[-1]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class View:
+class View(msgspec.Struct, frozen=True, gc=False):
     """What one seat (``None``: a spectator) may see of a round: own hand, others as counts."""
 
     seat: int | None
@@ -385,7 +398,7 @@ def minus_points(state: State) -> tuple[int, ...]:
     return tuple(sum(card.value for card in hand) for hand in state.hands)
 
 
-def apply(state: State, seat: int | None, action: Action) -> list[Event]:
+def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
     """Apply ``action`` by ``seat`` (``None``: the table's own step) or raise ``IllegalAction``.
 
     >>> deck = tuple(map(Card.parse, "3±1 8±2 6±1 9±3 1±1 2±2 5±2 4±1 4±2 4±3 7±1".split()))
@@ -407,7 +420,7 @@ def apply(state: State, seat: int | None, action: Action) -> list[Event]:
             raise NotPending(f"{action.kind} is not due")
         if isinstance(action, Rotate):
             return _rotate(state)
-        return _end(state, None, "nichts_geht_mehr")
+        return _end(state, None, EndReason.NICHTS_GEHT_MEHR)
     if not 0 <= seat < len(state.hands):
         raise NoSuchSeat(f"there is no seat {seat}")
     if isinstance(action, Play):
@@ -436,7 +449,8 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
         if seen is not None and seen > state.version:
             raise BadAction(f"pile version {seen} has not happened yet (now {state.version})")
         if seen is not None and seen < state.version and card.value in state.tops[seen].allowed:
-            raise TooLate(f"{card} fitted {state.tops[seen]}, but {state.top} lies on top now")
+            raise TooLate(f"{card} fitted {state.tops[seen]}, but {state.top} lies on top now",
+                          seen=seen)
         raise DoesNotFit(f"{card} does not fit {state.top}")
     del hand[index]
     state.discard_pile.append(card)
@@ -447,7 +461,7 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
     if len(hand) == 1:
         state.last_card = hand.pop()
         events.append(WentOut(seat))
-        events.extend(_end(state, seat, "went_out"))
+        events.extend(_end(state, seat, EndReason.WENT_OUT))
     return events
 
 
@@ -462,13 +476,13 @@ def _rotate(state: State) -> list[Event]:
     return [Rotated(card, state.version, state.rotations)]
 
 
-def _end(state: State, winner: int | None, reason: str) -> list[Event]:
+def _end(state: State, winner: int | None, reason: EndReason) -> list[Event]:
     state.over = True
     state.winner = winner
     return [RoundEnded(winner, reason, minus_points(state))]
 
 
-def pending(state: State) -> Action | None:
+def pending(state: State) -> Rotate | EndRound | None:
     """The automatic step due now: ``Rotate`` or ``EndRound`` (Nichts geht mehr), or ``None``.
 
     It is due when every draw pile is empty and no hand holds a card that fits.
@@ -481,8 +495,13 @@ def pending(state: State) -> Action | None:
             if card.value in allowed:
                 return None
     if state.rotations >= len(state.discard_pile) - 1:
-        return EndRound()
-    return Rotate()
+        return _END_ROUND
+    return _ROTATE
+
+
+_ROTATE: Final = Rotate()
+_END_ROUND: Final = EndRound()
+_DRAW: Final = Draw()
 
 
 def view(state: State, seat: int | None) -> View:
@@ -511,7 +530,7 @@ def legal_actions(state: State, seat: int) -> list[Play | Draw]:
         Play(card, state.version) for card in dict.fromkeys(state.hands[seat])
         if card.value in allowed]
     if state.draw_piles[seat]:
-        actions.append(Draw())
+        actions.append(_DRAW)
     return actions
 
 
@@ -520,7 +539,7 @@ def versions(state: State) -> tuple[int, ...]:
     return (state.version,)
 
 
-def aim(state: State, action: Action, newest: int) -> Action:
+def aim(state: State, action: AnyAction, newest: int) -> AnyAction:
     """``action`` aimed at the newest version from its ``seen`` to ``newest`` that its card
     fitted, if it does not fit now (a player reacting to any pile they saw was too late).
 
@@ -555,54 +574,41 @@ def cards(state: State) -> Counter[Card]:
 # Explicit deals (scenarios) --------------------------------------------------------------
 
 
-def _cards(data: Any, where: str) -> list[Card]:
-    return parse_cards(data, where, Card.parse, "7±2")
+Hand = Annotated[list[Card], msgspec.Meta(min_length=2)]
+
+
+class Deal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A round's layout as it is written down: piles from bottom to top, one per seat."""
+
+    hands: list[Hand]
+    draw_piles: list[list[Card]]
+    discard_pile: Annotated[list[Card], msgspec.Meta(min_length=1)]
+    face_down: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+    def __post_init__(self) -> None:
+        if self.face_down >= len(self.discard_pile):
+            raise LogError(f"face_down must be 0 to {len(self.discard_pile) - 1}")
 
 
 def parse_deal(data: Any, options: Options) -> State:
     """A round laid out exactly as ``data`` says: hands, draw and discard piles, bottom to top."""
-    where = "deal"
-    try:
-        check_keys(data, where, {"hands", "draw_piles", "discard_pile", "face_down"},
-                   {"hands", "draw_piles", "discard_pile"})
-        hands = [_cards(h, f"{where}.hands[{i}]") for i, h in enumerate(_seats(data, "hands"))]
-        piles = [_cards(p, f"{where}.draw_piles[{i}]")
-                 for i, p in enumerate(_seats(data, "draw_piles"))]
-        discard = _cards(data["discard_pile"], f"{where}.discard_pile")
-    except ValueError as error:
-        raise LogError(str(error)) from None
-    for name, seats in (("hands", hands), ("draw_piles", piles)):
+    layout = convert(data, Deal, LogError, "deal")
+    for name, seats in (("hands", layout.hands), ("draw_piles", layout.draw_piles)):
         if len(seats) != options.players:
-            raise LogError(f"{where}.{name}: {len(seats)} seats, but the options say "
+            raise LogError(f"deal.{name}: {len(seats)} seats, but the options say "
                            f"{options.players} players")
-    for i, hand in enumerate(hands):
-        if len(hand) < 2:
-            raise LogError(f"{where}.hands[{i}]: a hand needs at least 2 cards")
-    if not discard:
-        raise LogError(f"{where}.discard_pile: needs at least the start card")
-    face_down = data.get("face_down", 0)
-    if not isinstance(face_down, int) or not 0 <= face_down < len(discard):
-        raise LogError(f"{where}.face_down: must be 0 to {len(discard) - 1}")
-    state = State(options, hands, piles, discard, face_down=face_down)
-    check_cards(cards(state), Counter(options.deck), where)
+    state = State(options, [list(h) for h in layout.hands],
+                  [list(p) for p in layout.draw_piles], list(layout.discard_pile),
+                  face_down=layout.face_down)
+    check_cards(cards(state), Counter(options.deck), "deal")
     return state
-
-
-def _seats(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data[key]
-    if not isinstance(value, list):
-        raise ValueError(f"deal.{key}: expected one list per seat")
-    return value
 
 
 def deal_to_json(state: State) -> dict[str, Any]:
     """The round's layout as JSON data that ``parse_deal`` reads back."""
-    return {
-        "hands": [[str(c) for c in hand] for hand in state.hands],
-        "draw_piles": [[str(c) for c in pile] for pile in state.draw_piles],
-        "discard_pile": [str(c) for c in state.discard_pile],
-        "face_down": state.face_down,
-    }
+    data: dict[str, Any] = plain(Deal(state.hands, state.draw_piles, state.discard_pile,
+                                      state.face_down))
+    return data
 
 
 # The match -------------------------------------------------------------------------------
@@ -630,7 +636,7 @@ class Match:
         points = minus_points(state)
         for seat, p in enumerate(points):
             self.totals[seat] += p
-        reason = "went_out" if state.winner is not None else "nichts_geht_mehr"
+        reason = EndReason.WENT_OUT if state.winner is not None else EndReason.NICHTS_GEHT_MEHR
         result = RoundResult(self.number, state.winner, reason, points)
         self.results.append(result)
         if self.number == self.rounds:
@@ -667,11 +673,17 @@ def new_match(options: Options, rng: random.Random, first_round: State | None = 
 
 
 __all__: Sequence[str] = (
+    "ACTIONS",
+    "EVENTS",
     "INFO",
     "STANDARD_DECK",
+    "AnyAction",
+    "AnyEvent",
     "Card",
+    "Deal",
     "Draw",
     "Drew",
+    "EndReason",
     "EndRound",
     "Match",
     "Options",

@@ -22,6 +22,7 @@ from zackzack.tui.keys import (
     MoveCursor,
     Scheme,
     StableKeys,
+    unter_spannung,
 )
 from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
@@ -67,7 +68,7 @@ class UsBoard(Board):
             return []
         if view.round != self.round:
             self.round, self.cursor, self.cursor_shown = view.round, 0, False
-        places = self.keys.arrange(view.round, view.state.hand)
+        places = self.keys.arrange(view.round, view.shown.hand)
         return [(place, card) for place, card in enumerate(places) if card is not None]
 
     def key_of(self, card: us.Card) -> str:
@@ -77,7 +78,7 @@ class UsBoard(Board):
 
     def versions(self, view: TableView) -> tuple[int, ...]:
         """The discard pile's version."""
-        return (view.state.version,)
+        return (view.shown.version,)
 
     def command(self, command: Command) -> bool:
         """Play a card by its key or the cursor, draw, or move the cursor."""
@@ -93,7 +94,7 @@ class UsBoard(Board):
                 hand[self.cursor][0] if self.cursor < len(hand) else -1)
             if place in places:
                 self.keys.pressed(place)
-                seen = self.sightings.aimed(0, view.state.version)
+                seen = self.sightings.aimed(0, view.shown.version)
                 self.session.act(seat, us.Play(places[place], seen=seen))
             return True
         if isinstance(command, DrawCard):
@@ -115,7 +116,7 @@ class UsBoard(Board):
         view = self.view(self.seat)
         if view is None:
             return []
-        state: us.View = view.state
+        state: us.View = view.shown
         others = self._others(view, state, width)
         rows = -(-len(state.hand) // max(1, (width + 1) // CARD_WIDTH))
         roomy = self.size.height - len(others) - 5 - 4 * rows >= 2
@@ -180,3 +181,8 @@ class UsBoard(Board):
                         chosen=self.cursor_shown and i == self.cursor)
                 for i, (place, card) in enumerate(hand[start:min(last, start + per_row)], start)])
         return lines
+
+
+def make(session: Session, lang: str, layout: str | None = None) -> UsBoard:
+    """The board for ``session`` (hand keys do not follow the keyboard's layout)."""
+    return UsBoard(session, unter_spannung(), lang)

@@ -1,9 +1,11 @@
-// What both games' boards share: player plates, stacks of face-down cards, little effects.
+// What every game's board shares: player plates, stacks of face-down cards, little effects,
+// the hint key.
 
 import { cardEl } from "./cards.js";
-import { h, reducedMotion } from "./dom.js";
+import { h, reducedMotion, store } from "./dom.js";
 import { icon } from "./icons.js";
 import { count, seconds, t } from "./i18n.js";
+import { announce } from "./live.js";
 
 // A player's plate: avatar, name (always as text), connection, frozen timer, and `info`.
 // What it shows in figures and marks, a screen reader hears as one sentence (`.plate-say`):
@@ -69,7 +71,8 @@ export function updatePlate(el, seat, ctx) {
   const said = [counts?.text, away ? t("disconnected") : "", slow ? t("lag_mark_slow") : ""].filter(Boolean);
   el.dataset.say = said.length ? t("a11y_plate", { who, counts: said.join(", ") }) : who;
   sayPlate(el);
-  // The tooltips of another player's counts (js/us.js): with the figure, and whose pile it is.
+  // The tooltips of another player's counts (Unter Spannung's board): with the figure, and
+  // whose pile it is.
   const handTip = el.querySelector(".counts");
   if (handTip && counts?.hand !== undefined) handTip.title = count("a11y_hand", counts.hand);
   const drawTip = el.querySelector(".draw-n-wrap");
@@ -166,4 +169,21 @@ export function bump(el) {
   if (reducedMotion() || !el) return;
   el.animate([{ transform: "scale(1)" }, { transform: "scale(1.12)" }, { transform: "scale(1)" }],
     { duration: 260 });
+}
+
+export const HINTS_KEY = "zz.hints";
+
+// The hint key of both boards: turn the marks on or off, say so, remember it.
+export function toggleHints(board) {
+  board.setHints(!board.hints);
+  store(HINTS_KEY, board.hints ? "1" : "0");
+  board.note(t(board.hints ? "board_hints_on" : "board_hints_off"));
+}
+
+// A short note in the board's note line (beside the piles, never over the cards), said once.
+export function showNote(el, text, ms = 1800) {
+  el.textContent = text;
+  clearTimeout(el.fade);
+  el.fade = setTimeout(() => { el.textContent = ""; }, ms);
+  announce(text);
 }

@@ -1,66 +1,68 @@
-// Events as sentences (mirrors zackzack/describe.py), with cards as little chips.
-// `who(seat)` names a seat; the reader's own seat gets the "you" form of the sentence.
+// Events as sentences, with cards as little chips: the catalogue's "events" templates, the
+// very ones zackzack/describe.py fills (here under "ev_" + key), chosen the same way.
+// `who(seat)` names a seat; the reader's own seat gets the key's "_you" form where it has one.
 
 import { chip } from "./cards.js";
-import { parts, seconds } from "./i18n.js";
+import { has, parts, seconds } from "./i18n.js";
+
+const ANNOUNCED = ["rotate", "end_round", "flip", "reshuffle"];
+const MINUS_POINTS = ["went_out", "nichts_geht_mehr"];
 
 export function describe(event, { game, who, me = null, now = 0 }) {
   const card = (text) => chip(game, text);
   const you = (seat) => seat === me && me !== null;
-  const say = (key, seat, fields) => parts(you(seat) ? `${key}_you` : key, { who: who(seat), ...fields });
+  const say = (key, seat, fields = {}) => {
+    const own = you(seat) && has(`ev_${key}_you`);
+    return parts(own ? `ev_${key}_you` : `ev_${key}`, seat === undefined ? fields : { who: who(seat), ...fields });
+  };
+  const revealing = (line, seat, revealed) =>
+    revealed ? [...line, ...say("turns_up", seat, { card: card(revealed) })] : line;
   switch (event.type) {
-    case "played": {
-      if (event.pile !== undefined) {
-        const line = say("ev_played_on", event.seat, { card: card(event.card), pile: event.pile + 1 });
-        return event.revealed ? [...line, ...parts("ev_turns_up", { card: card(event.revealed) })] : line;
+    case "played":
+      if (event.pile !== undefined && event.pile !== null) {
+        const line = say("played_on", event.seat, { card: card(event.card), pile: event.pile + 1 });
+        return revealing(line, event.seat, event.revealed);
       }
-      return say("ev_played", event.seat, { card: card(event.card), value: String(event.card).split("±")[0] });
-    }
-    case "moved": {
-      const line = say("ev_moved", event.seat, { card: card(event.card), target: event.target + 1 });
-      return event.revealed ? [...line, ...parts("ev_turns_up", { card: card(event.revealed) })] : line;
-    }
+      return say("played", event.seat, { card: card(event.card), value: String(event.card).split("±")[0] });
+    case "moved":
+      return revealing(say("moved", event.seat, { card: card(event.card), target: event.target + 1 }),
+        event.seat, event.revealed);
     case "drew":
-      if (!event.card) return parts("ev_drew", { who: who(event.seat), left: event.left });
-      return you(event.seat)
-        ? parts("ev_drew_own", { card: card(event.card), left: event.left })
-        : parts("ev_drew_seen", { who: who(event.seat), card: card(event.card), left: event.left });
-    case "went_out": return say("ev_went_out", event.seat, {});
-    case "rotated": return parts("ev_rotated", { card: card(event.card) });
+      return event.card
+        ? say("drew_own", event.seat, { card: card(event.card), left: event.left })
+        : say("drew", event.seat, { left: event.left });
+    case "went_out": return say("went_out", event.seat);
+    case "rotated": return say("rotated", undefined, { card: card(event.card) });
     case "flipped": {
       const shown = event.cards.filter(Boolean).map(card);
       const list = shown.flatMap((c, i) => (i ? [", ", c] : [c]));
-      return parts("ev_flipped", { cards: list.length ? list : ["–"] });
+      return say("flipped", undefined, { cards: list.length ? list : ["–"] });
     }
-    case "reshuffled": return parts("ev_reshuffled");
     case "announced": {
-      const key = ["rotate", "end_round", "flip", "reshuffle"].includes(event.step)
-        ? `ev_ann_${event.step}` : "ev_ann_other";
-      return parts(key, { s: seconds(event.due - now), step: event.step });
+      const key = ANNOUNCED.includes(event.step) ? `ann_${event.step}` : "ann_other";
+      return say(key, undefined, { s: seconds(event.due - now), step: event.step });
     }
-    case "cancelled": return parts("ev_cancelled");
-    case "penalised": return say("ev_penalised", event.seat, { s: seconds(event.until - now) });
-    case "starting": return parts("ev_starting");
-    case "paused": return parts("ev_paused");
-    case "resuming": return parts("ev_resuming", { s: seconds(event.in_ms) });
-    case "resumed": return parts("ev_resumed");
-    case "round_started": return parts("ev_round_started", { n: event.number });
-    case "round_scored": return roundLine(event.result, who, you);
-    case "next_round": return parts("ev_next_round", { n: event.number, s: seconds(event.at - now) });
+    case "penalised": return say("penalised", event.seat, { s: seconds(event.until - now) });
+    case "resuming": return say("resuming", undefined, { s: seconds(event.in_ms) });
+    case "round_started": return say("round_started", undefined, { n: event.number });
+    case "round_scored": return roundLine(event.result, say, who);
+    case "next_round": return say("next_round", undefined, { n: event.number, s: seconds(event.at - now) });
     case "match_ended": {
       const list = event.result.placings.map((p) => `${p.place}. ${who(p.seat)} (${p.score})`);
-      return parts("ev_match_ended", { placings: list.join(", ") });
+      return say("match_ended", undefined, { placings: list.join(", ") });
     }
+    case "reshuffled": case "cancelled": case "starting": case "paused": case "resumed":
+      return say(event.type, undefined);
     default: return [];
   }
 }
 
-function roundLine(result, who, you) {
+function roundLine(result, say, who) {
   const n = result.number;
   const line = result.winner === null
-    ? parts("ev_round_drawn", { n })
-    : parts(you(result.winner) ? "ev_round_won_you" : "ev_round_won", { n, who: who(result.winner) });
+    ? say("round_drawn", undefined, { n })
+    : say("round_won", result.winner, { n });
   const scores = result.scores.map((score, seat) => `${who(seat)} ${score}`).join(", ");
-  const key = ["went_out", "nichts_geht_mehr"].includes(result.reason) ? "ev_scores_us" : "ev_scores_sl";
-  return [...line, ...parts(key, { scores })];
+  const key = MINUS_POINTS.includes(result.reason) ? "scores_us" : "scores_sl";
+  return [...line, ...say(key, undefined, { scores })];
 }

@@ -3,6 +3,7 @@
 // above it that says what to do and goes on when the table's view shows it happened; then a
 // practice game against beginner bots, with the boards' "what fits" marks (H) if wanted.
 
+import { HINTS_KEY, toggleHints } from "./board.js";
 import { chip } from "./cards.js";
 import { h, store } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -11,7 +12,6 @@ import { announce } from "./live.js";
 import { GAMES } from "./lobby.js";
 import { net } from "./net.js";
 import * as table from "./table.js";
-import { HINTS_KEY, toggleHints } from "./us.js";
 
 const US = "unter-spannung";
 const SL = "schnelllauf";

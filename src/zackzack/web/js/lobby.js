@@ -4,16 +4,14 @@ import { cardEl } from "./cards.js";
 import { h, store } from "./dom.js";
 import { icon } from "./icons.js";
 import { errorNode, errorText } from "./errors.js";
+import { GAME_LIST, GAMES } from "./games.js";
 import { count, has, onLang, t } from "./i18n.js";
 import { net } from "./net.js";
 import { renameClaimed } from "./account.js";
 import { botOffer, onQueue, queue, queueBox, seek, unseek } from "./queue.js";
 import { ratingNode, ratingText } from "./rating.js";
 
-export const GAMES = {
-  "unter-spannung": { title: "Unter Spannung", min: 2, max: 6, preview: ["7±2", "5±1", "9±3"] },
-  schnelllauf: { title: "Schnelllauf", min: 2, max: 2, preview: ["Qh", "*", "Ks"] },
-};
+export { GAMES };
 export const LEVELS = ["beginner", "normal", "pro", "machine"];
 
 // The latest list, kept while another page shows: the server sends each version of the list
@@ -36,11 +34,11 @@ function strategyName(name) {
 // What the create form holds; remembered between visits.
 function defaultDraft() {
   return {
-    game: "unter-spannung",
+    game: GAME_LIST[0]?.name ?? "unter-spannung",
     seats: [{ kind: "open" }, bot("normal"), bot("normal"), bot("normal")],
     tournament: false, jokers: 3, wrap: true, penalty_ms: 1000, countdown_ms: 1500,
     max_rounds: 200, pile_size: [3, 3], one_hand_seats: [false, false], private: false, title: "",
-    rated: false, find_game: "unter-spannung", find_players: 2,
+    rated: false, find_game: GAME_LIST[0]?.name ?? "unter-spannung", find_players: 2,
   };
 }
 
@@ -61,11 +59,14 @@ export function createMessage(draft) {
   const seats = draft.seats.map((s) => s.kind === "bot"
     ? { kind: "bot", bot: s.strategy ? `${s.level}:${s.strategy}` : s.level }
     : { kind: "open" });
-  const common = { penalty_ms: +draft.penalty_ms, countdown_ms: +draft.countdown_ms };
-  const options = draft.game === "schnelllauf"
-    ? { ...common, jokers: +draft.jokers, wrap: draft.wrap, max_rounds: +draft.max_rounds,
-        pile_size: draft.pile_size.map(Number), one_hand_seats: draft.one_hand_seats }
-    : { ...common, tournament: draft.tournament };
+  // The game's options (GET /api/games) that the form holds; players come from the seats.
+  const options = {};
+  for (const option of GAMES[draft.game]?.options ?? []) {
+    const value = draft[option.name];
+    if (option.name === "players" || value === undefined) continue;
+    options[option.name] = option.type === "int" ? +value
+      : Array.isArray(value) && option.item === "int" ? value.map(Number) : value;
+  }
   const msg = { type: "create", game: draft.game, options, seats, private: draft.private };
   if (draft.rated) msg.rated = true;
   if (draft.title.trim()) msg.title = draft.title.trim();
@@ -73,9 +74,8 @@ export function createMessage(draft) {
 }
 
 export function quickMessage(game) {
-  const seats = game === "schnelllauf"
-    ? [{ kind: "open" }, { kind: "bot", bot: "normal" }]
-    : [{ kind: "open" }, ...Array(3).fill({ kind: "bot", bot: "normal" })];
+  const players = Math.min(GAMES[game]?.max ?? 2, 4);
+  const seats = [{ kind: "open" }, ...Array(players - 1).fill({ kind: "bot", bot: "normal" })];
   return { type: "create", game, options: {}, seats, private: false };
 }
 
@@ -169,7 +169,7 @@ export function mount(root, app) {
     h("span", { class: "quick-label", text: t(game === "schnelllauf" ? "quick_sl" : "quick_us") }));
     return h("div", { class: "panel" },
       h("h2", { text: t("quick_title") }),
-      h("div", { class: "quick-row" }, quick("unter-spannung"), quick("schnelllauf")),
+      h("div", { class: "quick-row" }, GAME_LIST.map((g) => quick(g.name))),
       h("div", { class: "create-error", "data-from": "quick", role: "alert" }));
   }
 
@@ -290,7 +290,7 @@ export function mount(root, app) {
       form.replaceWith(createPanel());
       showRefusal();
     };
-    const sl = draft.game === "schnelllauf";
+    const hasHandicaps = (GAMES[draft.game]?.handicaps ?? []).length > 0;
     const field = (label, input) => h("label", { class: "field" }, h("span", { text: label }), input);
     const number = (key, min, max, step) => {
       const input = h("input", {
@@ -354,7 +354,7 @@ export function mount(root, app) {
         strategy.addEventListener("change", () => { seat.strategy = strategy.value; saveDraft(); });
         row.append(level, strategy);
       }
-      if (sl) row.append(handicaps(i));
+      if (hasHandicaps) row.append(handicaps(i));
       if (draft.seats.length > info.min) {
         row.append(h("button", {
           type: "button", class: "icon-btn", "aria-label": t("a11y_remove_seat", { n: i + 1 }),
@@ -399,9 +399,15 @@ export function mount(root, app) {
       })
       : null;
 
-    const gameOptions = sl
-      ? [field(t("jokers"), number("jokers", 0, 3, 1)), check("wrap", t("wrap"))]
-      : [check("tournament", t("tournament"))];
+    // The game's own options (GET /api/games), each labelled by its name in the words; the
+    // per-seat ones are the handicaps of the seat rows, the common ones under "more".
+    const COMMON = ["players", "deck", "penalty_ms", "countdown_ms", "max_rounds"];
+    const own = (GAMES[draft.game]?.options ?? []).filter((o) => !COMMON.includes(o.name)
+      && (o.type === "bool" || o.type === "int"));
+    for (const o of own) draft[o.name] ??= o.default;
+    const gameOptions = own.map((o) => o.type === "bool" ? check(o.name, t(o.name))
+      : field(t(o.name), number(o.name, o.min ?? 0, o.max ?? 1000, 1)));
+    const hasMaxRounds = (GAMES[draft.game]?.options ?? []).some((o) => o.name === "max_rounds");
 
     form.append(
       h("h2", { text: t("new_table") }),
@@ -415,7 +421,7 @@ export function mount(root, app) {
         h("div", { class: "options" },
           field(t("penalty_ms"), number("penalty_ms", 0, 10000, 100)),
           field(t("countdown_ms"), number("countdown_ms", 0, 10000, 100)),
-          sl ? field(t("max_rounds"), number("max_rounds", 1, 1000, 1)) : null,
+          hasMaxRounds ? field(t("max_rounds"), number("max_rounds", 1, 1000, 1)) : null,
           field(t("table_title"), titleInput()),
           check("private", t("private_table")))),
       h("button", { class: "btn btn-gold btn-big", type: "submit", id: "create" }, t("create")),

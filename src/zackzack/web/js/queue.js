@@ -5,6 +5,7 @@
 // which is an ordinary unrated table against bots. Esc or the button leaves (`unseek`).
 
 import { h } from "./dom.js";
+import { GAMES } from "./games.js";
 import { t } from "./i18n.js";
 import { announce } from "./live.js";
 import { net } from "./net.js";
@@ -12,7 +13,6 @@ import { net } from "./net.js";
 // What the queue looks like to this tab: null (not seeking) or the latest `queue` message
 // with the local time the seek began (the server's `since` is its own clock).
 export const queue = { state: null, startedAt: 0, wanted: null };
-const TITLES = { "unter-spannung": "Unter Spannung", schnelllauf: "Schnelllauf" };
 const listeners = new Set();
 
 export function onQueue(fn) {
@@ -45,7 +45,7 @@ net.on("queue", (msg) => {
   const offered = !queue.state?.bot && msg.bot;
   if (fresh && !queue.startedAt) queue.startedAt = Date.now();
   queue.state = msg;
-  if (fresh) announce(t("queue_started", { game: TITLES[msg.game] ?? msg.game, n: msg.players }));
+  if (fresh) announce(t("queue_started", { game: GAMES[msg.game]?.title ?? msg.game, n: msg.players }));
   if (offered) announce(t("queue_offer_said", { level: t(`level_${msg.bot}`) }));
   changed(fresh ? "start" : offered ? "offer" : "tick");
 });

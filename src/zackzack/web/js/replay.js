@@ -6,13 +6,11 @@ import { describe } from "./describe.js";
 import { h } from "./dom.js";
 import { errorNode, getJson } from "./errors.js";
 import { icon } from "./icons.js";
+import { boardOr } from "./games.js";
 import { lang, onLang, parts, t } from "./i18n.js";
 import { botLabel, GAMES } from "./lobby.js";
 import { statsPanel } from "./stats.js";
-import { SchnelllaufBoard } from "./sl.js";
-import { UnterSpannungBoard } from "./us.js";
 
-const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufBoard };
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const MAX_GAP_MS = 2500; // long quiet stretches are shortened to this
 const FEED_LINES = 40;
@@ -225,10 +223,13 @@ class MatchPage {
     const step = this.steps[i];
     if (!step || !this.boardBox) return;
     const view = step.view;
-    if (view?.state) {
-      if (!this.board) this.board = new BOARDS[this.replay.game](this.boardBox, this.ctx());
+    if (view?.state && !this.board) {
+      this.board = boardOr(this.replay.game, (Board) => new Board(this.boardBox, this.ctx()),
+        () => { if (!this.board) this.show(this.index, false); });
+    }
+    if (view?.state && this.board) {
       this.board.update(view, animate ? step.events : []);
-    } else if (this.board) {
+    } else if (!view?.state && this.board) {
       this.board.destroy();
       this.board = null;
       this.boardBox.replaceChildren();

@@ -5,6 +5,7 @@ import { plate, updatePlate } from "./board.js";
 import { describe } from "./describe.js";
 import { append, clear, h, store } from "./dom.js";
 import { errorDetail, errorText } from "./errors.js";
+import { boardOr } from "./games.js";
 import { icon } from "./icons.js";
 import { count, onLang, seconds, t } from "./i18n.js";
 import { announce, interrupt } from "./live.js";
@@ -12,13 +13,10 @@ import { botLabel, LEVELS } from "./lobby.js";
 import { askName, needsName } from "./names.js";
 import { net } from "./net.js";
 import { ratingNode } from "./rating.js";
-import { SchnelllaufBoard } from "./sl.js";
 import * as sound from "./sound.js";
 import { standingsLine, statsPanel } from "./stats.js";
 import { say } from "./speech.js";
-import { UnterSpannungBoard } from "./us.js";
 
-const BOARDS = { "unter-spannung": UnterSpannungBoard, schnelllauf: SchnelllaufBoard };
 const FEED_LINES = 40;
 // Bots draw all the time in Unter Spannung and would push every play out of the feed; their
 // card counts on the plates show it anyway. So their draws are hidden unless asked for.
@@ -253,11 +251,14 @@ class TablePage {
     this.el.dataset.game = game;
     this.el.dataset.phase = this.view?.phase ?? this.info.phase;
     document.title = `${this.info.title} · zackzack`;
-    if (this.view?.state) {
-      if (!this.board) this.board = new BOARDS[game](this.boardBox, this.ctx());
+    if (this.view?.state && !this.board) {
+      this.board = boardOr(game, (Board) => new Board(this.boardBox, this.ctx()),
+        () => { if (!this.board && this.info) this.renderAll(); });
+    }
+    if (this.view?.state && this.board) {
       this.board.update(this.view, events);
       this.sayTop();
-    } else {
+    } else if (!this.view?.state) {
       this.board?.destroy();
       this.board = null;
       this.boardBox.replaceChildren(...(this.view?.phase === "starting" ? [this.lineup()] : []));
@@ -300,7 +301,7 @@ class TablePage {
   renderHead() {
     const info = this.info;
     const view = this.view;
-    const rounds = info.game === "unter-spannung" && info.options?.tournament
+    const rounds = info.options?.tournament
       ? t("round_of", { n: view?.round ?? 1, m: 2 * info.seats.length })
       : t("round_n", { n: view?.round ?? 1 });
     append(clear(this.head), [
@@ -312,7 +313,7 @@ class TablePage {
       info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null,
       this.lagChip,
       // The tournament total while it runs, from the first round's end on.
-      info.game === "unter-spannung" && info.options?.tournament && view?.results?.length && view.totals
+      info.options?.tournament && view?.results?.length && view.totals
         ? standingsLine(view.totals, { who: (seat) => this.who(seat), me: this.me }) : null]);
     this.renderLag();
   }
@@ -470,7 +471,7 @@ class TablePage {
     const last = view.results[view.results.length - 1];
     if (!last) return null;
     const us = info.game === "unter-spannung";
-    const tournament = us && info.options?.tournament;
+    const tournament = info.options?.tournament;
     const winner = view.result?.placings.find((p) => p.place === 1);
     const single = phase === "over" && view.results.length === 1 && winner;
     const title = single ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) }))

@@ -5,15 +5,14 @@
 // nothing. An empty place (or M) asks which card moves into it. H marks the fitting cards.
 
 import {
-  bump, flip, freezeOverlay, plate, shake, slideBack, stack, tag, tickFreeze, tickPlate,
-  updatePlate, updateStack,
-} from "./board.js";
-import { callOf, cardEl, cardName, chip, setCard, slFits } from "./cards.js";
-import { flyFrom, h, store } from "./dom.js";
-import { count, t } from "./i18n.js";
-import { announce } from "./live.js";
-import { Sightings } from "./sightings.js";
-import { HINTS_KEY, showNote, toggleHints } from "./us.js";
+  bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
+  tickPlate, toggleHints, updatePlate, updateStack,
+} from "../../js/board.js";
+import { callOf, cardEl, cardName, chip, setCard, slFits } from "../../js/cards.js";
+import { flyFrom, h, store } from "../../js/dom.js";
+import { count, t } from "../../js/i18n.js";
+import { announce } from "../../js/live.js";
+import { Sightings } from "../../js/sightings.js";
 
 const GAME = "schnelllauf";
 const PLACES = 5;
@@ -492,3 +491,6 @@ function standsText(stands) {
   if (!stands) return t("joker_free");
   return t("joker_stands", { ranks: stands.map((r) => RANK_NAMES[r]).join(" / ") });
 }
+
+// The board the client loads for this game (js/games.js).
+export { SchnelllaufBoard as Board };

@@ -4,21 +4,20 @@
 // H marks the cards that fit (hints).
 
 import {
-  bump, flip, freezeOverlay, plate, shake, slideBack, stack, tag, tickFreeze, tickPlate,
-  updatePlate, updateStack,
-} from "./board.js";
-import { cardEl, cardName, parseUs, setCard, usFits } from "./cards.js";
-import { flyFrom, glide, h, positions, store, sync } from "./dom.js";
-import { count, t } from "./i18n.js";
-import { icon } from "./icons.js";
-import { announce } from "./live.js";
-import { Sightings } from "./sightings.js";
+  bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
+  tickPlate, toggleHints, updatePlate, updateStack,
+} from "../../js/board.js";
+import { cardEl, cardName, parseUs, setCard, usFits } from "../../js/cards.js";
+import { flyFrom, glide, h, positions, store, sync } from "../../js/dom.js";
+import { count, t } from "../../js/i18n.js";
+import { icon } from "../../js/icons.js";
+import { announce } from "../../js/live.js";
+import { Sightings } from "../../js/sightings.js";
 
 const GAME = "unter-spannung";
 // Hand keys: digits, then letters (no D: it draws; no H: hints; no Y/Z: they swap between
 // keyboards).
 export const HAND_KEYS = "1234567890qwertuiopasfgjklxcvbnm";
-export const HINTS_KEY = "zz.hints";
 
 // Which key each hand card has, by the rule of tui/keys.py StableKeys: a new round's hand
 // is sorted and keyed in order; a card keeps its key while it is in the hand; a card that
@@ -360,17 +359,5 @@ export class UnterSpannungBoard {
   }
 }
 
-// The hint key of both boards: turn the marks on or off, say so, remember it.
-export function toggleHints(board) {
-  board.setHints(!board.hints);
-  store(HINTS_KEY, board.hints ? "1" : "0");
-  board.note(t(board.hints ? "board_hints_on" : "board_hints_off"));
-}
-
-// A short note in the board's note line (beside the piles, never over the cards), said once.
-export function showNote(el, text, ms = 1800) {
-  el.textContent = text;
-  clearTimeout(el.fade);
-  el.fade = setTimeout(() => { el.textContent = ""; }, ms);
-  announce(text);
-}
+// The board the client loads for this game (js/games.js).
+export { UnterSpannungBoard as Board };

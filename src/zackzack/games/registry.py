@@ -1,0 +1,319 @@
+"""The registry of games: a game is one folder, registered by one line in ``games/__init__``.
+
+A game's folder holds its pure rules (the package itself, which imports none of its
+siblings) and, found there by name and imported only when asked for, its front-end parts:
+``bot.py`` (the bots' ``Brain``), ``board.py`` (the terminal board, ``make``), ``front.py``
+(what front ends need beyond the rules: :class:`Front`), ``web/board.js`` (the web board).
+
+>>> from zackzack.games import entry
+>>> us = entry("unter-spannung")
+>>> us.title, us.front.opponents, us.front.handicaps
+('Unter Spannung', ('normal', 'normal'), {})
+>>> entry("schnelllauf").options_from_args(["jokers=0", "wrap=false"], ["2:pile=4"])
+{'jokers': 0, 'wrap': False, 'pile_size': [3, 4]}
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import msgspec
+
+from zackzack.games.base import GameInfo, Rules
+
+
+def _one_round(options: Any) -> int:
+    return 1
+
+
+@dataclass(frozen=True, slots=True)
+class Front:
+    """What front ends need of a game beyond its rules (``front.py`` in its folder: ``FRONT``).
+
+    ``handicaps`` maps a handicap's word to the per-seat option it sets and the value a bare
+    word sets (``"pile": ("pile_size", 4)``); ``rounds_per_match`` guesses a match's rounds
+    for the simulator's chunks; ``calibration`` is ``(matches, matches per chunk)`` for
+    ``zackzack ratings calibrate``, ``ladder`` whether it also climbs the reaction ladder;
+    ``score``/``score_key`` name a round's score (the simulator's column, the terminal's
+    text), ``steps`` the automatic steps, ``preview`` a few cards for the lobby.
+    """
+
+    opponents: tuple[str, ...] = ("normal",)
+    handicaps: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
+    local_two: bool = False
+    score: str = "points"
+    score_key: str = "points"
+    steps: str = "automatic steps"
+    preview: tuple[str, ...] = ()
+    rounds_per_match: Callable[[Any], int] = _one_round
+    calibration: tuple[int, int] = (1000, 100)
+    ladder: bool = False
+    rated_options: tuple[str, ...] = ("players",)
+    """The options a rated table may choose; the others keep the game's standard values."""
+    beta: float | None = None
+    """The game's β in the ratings (``None``: openskill's default, σ₀/2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A registered game: its rules module and the parts found by name in its folder."""
+
+    rules: Rules
+    """The rules: the game's package (its ``__init__``), pure."""
+
+    @property
+    def info(self) -> GameInfo:
+        """Name, title and players."""
+        return self.rules.INFO
+
+    @property
+    def name(self) -> str:
+        """The game's name in URLs, logs and on the command line (``unter-spannung``)."""
+        return self.rules.INFO.name
+
+    @property
+    def title(self) -> str:
+        """The game's title (``Unter Spannung``)."""
+        return self.rules.INFO.title
+
+    @property
+    def package(self) -> str:
+        """The dotted name of the game's folder."""
+        return getattr(self.rules, "__name__", "")
+
+    @property
+    def folder(self) -> Path:
+        """The game's folder."""
+        return Path(getattr(self.rules, "__file__", ".")).parent
+
+    def part(self, name: str) -> ModuleType:
+        """The module ``name`` of the game's folder (``bot``, ``board``), imported now."""
+        return importlib.import_module(f"{self.package}.{name}")
+
+    @property
+    def front(self) -> Front:
+        """The front ends' data (``front.py``'s ``FRONT``; defaults without one)."""
+        try:
+            module = self.part("front")
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.package}.front":
+                raise
+            return Front(opponents=("normal",) * (self.info.min_players - 1))
+        found: Front = module.FRONT
+        return found
+
+    @property
+    def web(self) -> Path | None:
+        """The folder of the web board (``web/board.js`` in it), if the game has one."""
+        folder = self.folder / "web"
+        return folder if (folder / "board.js").is_file() else None
+
+    @property
+    def options_type(self) -> type:
+        """The game's options type (its rules' ``Options``)."""
+        found: type = self.rules.Options
+        return found
+
+    def fields(self) -> dict[str, Any]:
+        """The options' fields by name, as ``msgspec.inspect`` sees them."""
+        info = msgspec.inspect.type_info(self.options_type)
+        return {f.name: f for f in getattr(info, "fields", ())}
+
+    def options(self) -> list[dict[str, Any]]:
+        """Each option: its name, kind (``int``, ``bool``, ``list``, …), default and bounds
+        (``min``/``max`` from the options type's constraints; ``item``: a list's kind).
+
+        >>> from zackzack.games import entry
+        >>> [o["name"] for o in entry("schnelllauf").options()][:3]
+        ['players', 'jokers', 'wrap']
+        """
+        try:
+            defaults = self.rules.options_to_json(self.rules.parse_options({}))
+        except ValueError:
+            defaults = {}
+        found = []
+        for name, info in self.fields().items():
+            option: dict[str, Any] = {"name": name, **_kind(info.type),
+                                      "default": defaults.get(name), "required": info.required}
+            found.append(option)
+        return found
+
+    def describe(self) -> dict[str, Any]:
+        """The game as ``GET /api/games`` lists it: name, title, players, options, and the
+        addresses of its web board module and its rules page."""
+        web = self.web
+        return {"name": self.name, "title": self.title, "min_players": self.info.min_players,
+                "max_players": self.info.max_players, "options": self.options(),
+                "board": f"/static/games/{self.name}/board.js" if web is not None else None,
+                "rules": f"/rules/{self.name}", "preview": list(self.front.preview),
+                "handicaps": list(self.front.handicaps)}
+
+    def options_from_args(self, items: Sequence[str] = (),
+                          handicaps: Sequence[str] = ()) -> dict[str, Any]:
+        """Options data (for ``rules.parse_options``) from ``--option KEY=VALUE`` items and
+        ``--handicap SEAT[:KIND[=VALUE],…]`` specs; a bad one raises ``ValueError``.
+
+        A value is read as JSON (``3``, ``true``, ``[3, 4]``) or else as text; for a list
+        option, comma-separated values (``deck=7±2,5±1``).
+
+        >>> from zackzack.games import entry
+        >>> entry("unter-spannung").options_from_args(["players=3", "tournament=true"])
+        {'players': 3, 'tournament': True}
+        >>> entry("unter-spannung").options_from_args(["spread=2"])
+        Traceback (most recent call last):
+        ...
+        ValueError: --option spread=2: Unter Spannung has no option spread; it has players, \
+tournament, deck, penalty_ms, countdown_ms
+        """
+        fields = self.fields()
+        data: dict[str, Any] = {}
+        for item in items:
+            key, equals, text = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if not equals or not key:
+                raise ValueError(f"--option {item!r}: write KEY=VALUE, as in players=3")
+            if key not in fields:
+                raise ValueError(f"--option {item}: {self.title} has no option {key}; "
+                                 f"it has {', '.join(fields)}")
+            data[key] = _value(text.strip(), _is_list(fields[key].type))
+        if handicaps:
+            data |= self.handicap(handicaps, data)
+        return data
+
+    def handicap(self, specs: Sequence[str], data: Mapping[str, Any] | None = None
+                 ) -> dict[str, Any]:
+        """The per-seat options for handicaps ``SEAT``, ``SEAT:KIND`` or ``SEAT:KIND=VALUE``
+        (several kinds comma-separated; players numbered from 1; a bare ``SEAT``: every kind).
+
+        >>> from zackzack.games import entry
+        >>> entry("schnelllauf").handicap(["1", "2:one-hand"])
+        {'pile_size': [4, 3], 'one_hand_seats': [True, True]}
+        """
+        kinds = self.front.handicaps
+        if not kinds:
+            raise ValueError(f"{self.title} has no handicaps")
+        defaults = self.rules.options_to_json(self.rules.parse_options(dict(data or {})))
+        players = int(defaults.get("players", self.info.max_players))
+        found: dict[str, Any] = {}
+        form = ", ".join(f"{kind}={value}" if not isinstance(value, bool) else kind
+                         for kind, (_, value) in kinds.items())
+        for spec in specs:
+            seat_text, _, items = spec.strip().partition(":")
+            if not seat_text.isdigit() or not 1 <= int(seat_text) <= players:
+                raise ValueError(_old(spec) or f"--handicap {spec!r}: start with the player, "
+                                 f"1 to {players}, as in 1:{form.split(', ')[0]}")
+            seat = int(seat_text) - 1
+            for item in (items.split(",") if items else list(kinds)):
+                kind, equals, text = item.strip().partition("=")
+                if kind not in kinds:
+                    raise ValueError(f"--handicap {spec!r}: {kind!r} is not one of {form}")
+                key, bare = kinds[kind]
+                value = _value(text, False) if equals else bare
+                row = found.setdefault(key, list(defaults[key]))
+                row[seat] = value
+        return found
+
+
+_KINDS: dict[type, str] = {msgspec.inspect.IntType: "int", msgspec.inspect.BoolType: "bool",
+          msgspec.inspect.StrType: "str", msgspec.inspect.FloatType: "float"}
+
+
+def _kind(info: Any) -> dict[str, Any]:
+    """An option's kind and bounds, from its ``msgspec.inspect`` type."""
+    if isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
+        return {"type": "list", **{f"item_{k}" if k != "type" else "item": v
+                                   for k, v in _kind(info.item_type).items()}}
+    if isinstance(info, msgspec.inspect.TupleType):
+        items = [_kind(item) for item in info.item_types]
+        return {"type": "list", "length": len(items),
+                **({f"item_{k}" if k != "type" else "item": v for k, v in items[0].items()}
+                   if items and all(item == items[0] for item in items) else {})}
+    kind: dict[str, Any] = {"type": _KINDS.get(type(info), "other")}
+    low = getattr(info, "ge", None)
+    high = getattr(info, "le", None)
+    if low is not None:
+        kind["min"] = low
+    if high is not None:
+        kind["max"] = high
+    return kind
+
+
+def _is_list(info: Any) -> bool:
+    return isinstance(info, msgspec.inspect.ListType | msgspec.inspect.TupleType
+                      | msgspec.inspect.VarTupleType)
+
+
+def _value(text: str, listed: bool) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        if listed:
+            return [_value(part.strip(), False) for part in text.split(",")]
+        return text
+
+
+_OLD_SEATS = {"me": 1, "left": 1, "bot": 2, "right": 2}
+_OLD_KINDS = {"": "", "piles": ":pile=4", "one-hand": ":one-hand"}
+
+
+def _old(spec: str) -> str | None:
+    """The refusal of an old ``me:piles`` handicap, naming its new form."""
+    who, _, kind = spec.strip().lower().partition(":")
+    if who in _OLD_SEATS and kind in _OLD_KINDS:
+        return (f"--handicap {spec}: a handicap now names the player by number "
+                f"(you are 1): write --handicap {_OLD_SEATS[who]}{_OLD_KINDS[kind]}")
+    return None
+
+
+REGISTRY: dict[str, Game] = {}
+"""Every registered game by name, in the order registered."""
+
+GAMES: dict[str, Rules] = {}
+"""Every registered game's rules by name (the same order)."""
+
+
+def register(rules: Rules) -> Game:
+    """Register the game whose rules are ``rules`` (its package); a name taken raises. A game
+    kept outside ``zackzack/games/`` brings its words folder too (the catalogue finds those
+    inside by looking)."""
+    found = Game(rules)
+    if found.name in REGISTRY and REGISTRY[found.name].rules is not rules:
+        raise ValueError(f"a game called {found.name!r} is registered already")
+    words = found.folder / "words"
+    if words.is_dir() and found.folder.parent != Path(__file__).resolve().parent:
+        from zackzack.words import add_folder  # only then: the rules need no words
+
+        add_folder(words)
+    REGISTRY[found.name] = found
+    GAMES[found.name] = rules
+    return found
+
+
+def unregister(name: str) -> None:
+    """Forget the game called ``name`` (for tests that register one of their own)."""
+    REGISTRY.pop(name, None)
+    GAMES.pop(name, None)
+
+
+def entry(name: str) -> Game:
+    """The registered game called ``name``; an unknown one raises ``ValueError``."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(REGISTRY)}"
+                         ) from None
+
+
+def registered() -> list[Game]:
+    """Every registered game, in the order registered."""
+    return list(REGISTRY.values())
+
+
+def game(name: str) -> Rules:
+    """The rules module of the game called ``name`` (``unter-spannung``, ``schnelllauf``)."""
+    return entry(name).rules
