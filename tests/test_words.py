@@ -26,12 +26,16 @@ later (``tests/tui/test_words.py`` checks the start screen's in German).
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+import third_game
 from zackzack import words
+from zackzack.games import entry, register, registered, unregister
+from zackzack.games.base import Event
 from zackzack.words import LANGS, SECTIONS, catalogue, placeholders
 
 SRC = Path(words.__file__).resolve().parents[1]
@@ -141,6 +145,28 @@ def test_a_game_folder_brings_its_words_and_a_key_lives_in_one_file(tmp_path: Pa
     assert "g_third" not in catalogue("de")["terminal"]
 
 
+def test_a_games_own_event_keys_carry_its_name() -> None:
+    """``<game>.<kind>`` (Höher's, ``tests/third_game``): the game is registered, its folder
+    holds the key, and one of its events is of that kind."""
+    hoeher = register(third_game)
+    try:
+        for found in registered():
+            path = found.folder / "words" / "en.json"
+            own = words._decode.decode(path.read_bytes()) if path.exists() else {}
+            for key in own.get("events", {}):
+                game, dot, _ = key.partition(".")
+                assert not dot or game == found.name, (path, key)
+        dotted = [key for key in catalogue("en")["events"] if "." in key]
+        assert "hoeher.played" in dotted
+        for key in dotted:
+            game, _, kind = key.removesuffix("_you").partition(".")
+            events = vars(entry(game).rules).values()
+            assert kind in {event.kind for event in events
+                            if isinstance(event, type) and issubclass(event, Event)}, key
+    finally:
+        unregister(hoeher.name)
+
+
 def _calls(path: Path, names: set[str]) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -154,11 +180,27 @@ def _calls(path: Path, names: set[str]) -> list[tuple[int, str]]:
     return found
 
 
+def _text_keys(path: Path) -> list[tuple[int, str]]:
+    """The terminal text keys a keys module names as plain strings (``k_…``, ``bar_…``)."""
+    return [(node.lineno, node.value) for node in ast.walk(ast.parse(path.read_text("utf-8")))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and re.fullmatch(r"(k|bar)_\w+", node.value)]
+
+
+def test_the_keys_modules_are_scanned_for_their_text_keys() -> None:
+    keys = {key for path in SRC.glob("games/*/keys.py") for _, key in _text_keys(path)}
+    assert {"k_pile1", "bar_sl", "k_spread", "bar_us"} <= keys
+
+
 def test_every_key_the_clients_name_is_in_the_catalogue() -> None:
     events, terminal, web = (catalogue("en")[section] for section in SECTIONS)
     missing = []
     for path in [*sorted((SRC / "tui").glob("*.py")), *sorted(SRC.glob("games/*/board.py"))]:
         missing += [(path.name, line, key) for line, key in _calls(path, {"tr", "_t", "t"})
+                    if key not in terminal]
+    for path in [SRC / "tui" / "keys.py", *sorted(SRC.glob("games/*/keys.py"))]:
+        named = _text_keys(path)  # HelpRow(..., "k_pile1"), the bars' "bar_sl"
+        missing += [(f"{path.parent.name}/{path.name}", line, key) for line, key in named
                     if key not in terminal]
     missing += [("describe.py", line, key) for line, key
                 in _calls(SRC / "describe.py", {"t", "text"}) if key not in events]
@@ -297,5 +339,6 @@ def test_the_browser_is_sent_the_events_and_its_own_words(tmp_path: Path) -> Non
             assert sent[lang] == {section: catalogue(lang)[section] for section in words.BROWSER}
         again = client.get("/words.json", headers={"if-none-match": response.headers["etag"]})
         assert again.status_code == 304
-        page = client.get("/").text
-        assert '<link rel="preload" href="/words.json" as="fetch" crossorigin>' in page
+        page = client.get("/").text  # carries the same words: the first page waits for none
+        block = re.search(r'<script type="application/json" id="zz-words">(.*?)</script>', page)
+        assert block is not None and json.loads(block.group(1)) == sent

@@ -1,7 +1,11 @@
 """Events as sentences a person reads, in German or English; the games' German calls stay.
 
 The sentences are the catalogue's ``events`` (``zackzack.words``), which the browser's
-``describe.js`` reads too; a key with a ``_you`` form is said so to its own reader.
+``describe.js`` reads too; a key with a ``_you`` form is said so to its own reader. A game's
+event ``kind`` is said by its own key ``<game>.<kind>`` when the catalogue has one (the
+template filled with the event's fields, ``who`` for its ``seat``), so a new game brings
+sentences and no code; the two first games' keys predate that and stay plain (``played``,
+``played_on``).
 
 >>> from zackzack.games import unter_spannung as us
 >>> describe(us.Rotated(us.Card(3, 1), 7, 1), ("Anna", "Ben"))
@@ -15,10 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zackzack.games.base import Event, MatchResult, RoundResult
+import msgspec
+
+from zackzack.games import registered
+from zackzack.games.base import Event, MatchResult, PileEvent, RoundResult
 from zackzack.words import LANGS, catalogue
 
-__all__ = ["LANGS", "describe", "seconds", "text"]
+__all__ = ["LANGS", "describe", "game_of", "seconds", "text"]
 
 
 def text(key: str, lang: str = "en", **fields: Any) -> str:
@@ -52,6 +59,12 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
         return text(key, lang, **fields)
 
     kind = event.kind
+    own = f"{game_of(event)}.{kind}"
+    if own in catalogue(lang)["events"]:
+        fields = msgspec.structs.asdict(event)
+        if "seat" in fields:
+            fields["who"] = who(fields["seat"])
+        return t(own, **fields)
     data: Any = event
     handlers: dict[str, Callable[[], str]] = {
         "drew": lambda: t("drew_own", who=who(data.seat), card=data.card, left=data.left)
@@ -76,18 +89,27 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
         + (t("turns_up", who=who(data.seat), card=data.revealed)
            if data.revealed is not None else ""),
     }
+    if kind == "played" and isinstance(event, PileEvent):
+        line = t("played_on", who=who(data.seat), card=data.card, pile=data.pile + 1)
+        return line + (t("turns_up", who=who(data.seat), card=data.revealed)
+                       if data.revealed is not None else "")
     if kind == "played":
-        pile = getattr(event, "pile", None)
-        if pile is not None:
-            line = t("played_on", who=who(data.seat), card=data.card, pile=pile + 1)
-            revealed = getattr(event, "revealed", None)
-            return line + (t("turns_up", who=who(data.seat), card=revealed)
-                           if revealed is not None else "")
         return t("played", who=who(data.seat), card=data.card, value=data.card.value)
     if kind == "round_ended":
         return ""
     handler = handlers.get(kind)
     return handler() if handler is not None else kind
+
+
+def game_of(event: Event) -> str | None:
+    """The name of the registered game whose rules define ``event`` (``None``: the table's).
+
+    >>> from zackzack.games import unter_spannung as us
+    >>> game_of(us.WentOut(0)), game_of(Event())
+    ('unter-spannung', None)
+    """
+    module = type(event).__module__
+    return next((found.name for found in registered() if found.package == module), None)
 
 
 def _announced(step: str, ms: int, lang: str) -> str:

@@ -36,7 +36,7 @@ import heapq
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import msgspec
 
@@ -191,6 +191,33 @@ class LagCredit:
         return credit
 
 
+class Aimed(Protocol):
+    """An action aimed at version ``seen`` (``None``: none named) of pile ``pile``, a game's
+    ``Play``; a game with one pile need not declare ``pile``."""
+
+    @property
+    def seen(self) -> int | None: ...
+    @property
+    def pile(self) -> int: ...
+
+
+_AIMS: dict[type[Action], tuple[bool, bool]] = {}
+
+
+def _aims(kind: type[Action]) -> tuple[bool, bool]:
+    """Whether actions of type ``kind`` declare the field ``seen``, and the field ``pile``.
+
+    >>> from zackzack.games import schnelllauf as sl, unter_spannung as us
+    >>> _aims(us.Play), _aims(sl.Play), _aims(us.Draw)
+    ((True, False), (True, True), (False, False))
+    """
+    found = _AIMS.get(kind)
+    if found is None:
+        fields = kind.__struct_fields__
+        found = _AIMS[kind] = ("seen" in fields, "pile" in fields)
+    return found
+
+
 @dataclass(slots=True)
 class Sightings:
     """When each version of each pile was sent to one seat, in table ms; bounds its claims.
@@ -244,10 +271,14 @@ class Sightings:
     def claim(self, action: Action, arrived: int, credit: int) -> tuple[Action, int | None]:
         """``action`` with its ``seen`` bounded, and the newest version it may answer
         (``None`` for an action that names no version)."""
-        seen: int | None = getattr(action, "seen", None)
+        aims, piles = _aims(type(action))
+        if not aims:
+            return action, None
+        aimed = cast(Aimed, action)  # it declares them: _aims read its fields
+        seen = aimed.seen
         if seen is None:
             return action, None
-        oldest, newest = self.bound(getattr(action, "pile", 0), seen, arrived, credit)
+        oldest, newest = self.bound(aimed.pile if piles else 0, seen, arrived, credit)
         if oldest != seen:
             action = msgspec.structs.replace(action, seen=oldest)
         return action, newest

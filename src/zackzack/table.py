@@ -3,7 +3,8 @@
 The table owns the match and its round state. It knows nothing of sockets, browsers or bots:
 seats submit actions, subscribers receive the events each seat may see, and time comes from
 a :class:`~zackzack.clock.Clock`. Table time is whole milliseconds since the table was made;
-every arriving action is logged with its time, so a log replays to the same game bit for bit.
+every arriving action is logged with its time, so a log replays to the same game bit for bit
+(a simulation that will not replay may keep no log: ``keep_log=False``).
 
 >>> from zackzack.clock import VirtualClock
 >>> from zackzack.games import unter_spannung as us
@@ -38,6 +39,7 @@ from zackzack.games.base import (
     Rules,
     StateT,
     ViewT,
+    check_bounds,
 )
 from zackzack.games.errors import (
     DoesNotFit,
@@ -83,6 +85,11 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     (``zackzack.race.Arbiter``; 0: cards are judged as they arrive). ``revision`` of these
     digital rules: 2 keeps the one-hand pause after refused actions too; 1 is how logs made
     before that replay (``docs/fairness.md``).
+
+    >>> Settings(revision=7)
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: revision must be between 1 and 2, got 7
     """
 
     start_ms: Delay = 0
@@ -90,6 +97,9 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     late_grace_ms: Delay = 1000
     compensation_ms: Delay = 250
     revision: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2
+
+    def __post_init__(self) -> None:
+        check_bounds(self)
 
 
 LIVE = Settings(start_ms=3000, between_rounds_ms=8000)
@@ -234,7 +244,8 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
     def __init__(self, rules: Rules[OptionsT, StateT, ViewT, ActionT, EventT], options: OptionsT,
                  *, clock: Clock, seed: int = 0, first_round: StateT | None = None,
                  settings: Settings = Settings(), on_result: ResultHook | None = None,
-                 on_entry: Callable[[Entry[ActionT]], object] | None = None) -> None:
+                 on_entry: Callable[[Entry[ActionT]], object] | None = None,
+                 keep_log: bool = True) -> None:
         self.rules = rules
         self.options = options
         self.settings = settings
@@ -247,6 +258,9 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         self.phase = Phase.WAITING
         self.now = 0
         self.log: list[Entry[ActionT]] = []
+        """Every arriving action; none (and no ``on_entry``) at a table made with
+        ``keep_log=False``: a simulation that never replays its match."""
+        self._keep_log = keep_log
         self.frozen_until = [0] * self.players
         self.last_action = [-ONE_HAND_PAUSE_MS] * self.players
         self.countdown: Announced | None = None
@@ -354,10 +368,11 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
             if self.phase is Phase.PAUSED:
                 raise NotPlaying("the game is paused")
             raise NotPlaying("the round has not started")
-        entry = Entry(t, seat, action)  # logged from here on: even a refusal may freeze a player
-        self.log.append(entry)
-        if self.on_entry is not None:
-            self.on_entry(entry)
+        if self._keep_log:  # logged from here on: even a refusal may freeze a player
+            entry = Entry(t, seat, action)
+            self.log.append(entry)
+            if self.on_entry is not None:
+                self.on_entry(entry)
         if t < self.frozen_until[seat]:
             raise Frozen(f"frozen for {self.frozen_until[seat] - t} ms more")
         if self._one_hand[seat] and t < self.last_action[seat] + ONE_HAND_PAUSE_MS:
@@ -441,27 +456,26 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def _after(self, events: Sequence[Event], t: int, seat: int | None = None) -> None:
         """Bookkeeping after accepted events: versions, round end, the next automatic step."""
-        self._note_versions(t, seat)
-        if self.match.round.over:
-            self._cancel("step")
-            self.countdown = None
-            events = [*events, *self._finish_round(t)]
-        else:
-            events = self._plan_step(events, t)
-        self._publish(events)
-
-    def _note_versions(self, t: int, seat: int | None) -> None:
+        state = self.match.round
         since = self._since
-        for pile, version in enumerate(self.rules.versions(self.match.round)):
+        for pile, version in enumerate(self.rules.versions(state)):
             times = since[pile]
-            if len(times) <= version:
+            if len(times) <= version:  # a new version: note when, and whose action made it
                 by = self._by[pile]
                 while len(times) <= version:
                     times.append(t)
                     by.append(seat)
+        if state.over:
+            self._cancel("step")
+            self.countdown = None
+            events = [*events, *self._finish_round(t)]
+        else:
+            step = self.rules.pending(state)
+            if step is not None or self.countdown is not None:
+                events = self._plan_step(events, t, step)
+        self._publish(events)
 
-    def _plan_step(self, events: Sequence[Event], t: int) -> Sequence[Event]:
-        step = self.rules.pending(self.match.round)
+    def _plan_step(self, events: Sequence[Event], t: int, step: ActionT | None) -> Sequence[Event]:
         if step is None and self.countdown is None:
             return events  # the common case: play goes on
         if self.countdown is not None:
@@ -503,7 +517,8 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         self.frozen_until = [0] * self.players
         self._since = [[t] * (v + 1) for v in self.rules.versions(self.state)]
         self._by = [[None] * (v + 1) for v in self.rules.versions(self.state)]
-        self._publish(self._plan_step([RoundStarted(self.match.number)], t))
+        self._publish(self._plan_step([RoundStarted(self.match.number)], t,
+                                      self.rules.pending(self.match.round)))
 
     def _schedule(self, at: int, what: str) -> None:
         due = _Due(at, what)

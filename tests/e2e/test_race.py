@@ -8,11 +8,12 @@ connection indicator, and the mark of a slow connection on another player's plat
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
-from dataclasses import replace
 from typing import Any
 
+import msgspec
 import pytest
 
 from e2e.kit import (
@@ -111,6 +112,14 @@ def patient(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     lobby = server.app.state.server.lobby
     monkeypatch.setattr(lobby, "timing", replace(lobby.timing, reaction_ms=3000))
     monkeypatch.setattr(lobby, "settings", replace(lobby.settings, late_grace_ms=5000))
+
+
+def replace(value: Any, **changes: Any) -> Any:
+    """``value`` with ``changes``: a msgspec ``Struct`` (the table's ``Settings``) or a
+    dataclass (the lobby's ``Timing``)."""
+    if isinstance(value, msgspec.Struct):
+        return msgspec.structs.replace(value, **changes)
+    return dataclasses.replace(value, **changes)
 
 
 def test_unter_spannung_a_press_200_ms_after_the_change_is_too_late(

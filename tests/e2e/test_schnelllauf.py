@@ -23,8 +23,8 @@ def create_sl_table(page: Any, level: str) -> None:
     page.click("label.game-tile:has(input[value='schnelllauf'])")
     page.select_option("select[name=seat-1-kind]", "bot")
     page.select_option("select[name=seat-1-level]", level)
-    page.check("input[name=seat-0-piles]")  # handicaps: 4 cards per pile for me,
-    page.check("input[name=seat-1-onehand]")  # one hand only for the bot
+    page.check("input[name=seat-0-pile]")  # handicaps: 4 cards per pile for me,
+    page.check("input[name=seat-1-one-hand]")  # one hand only for the bot
     page.click("#create")
     page.wait_for_selector(".waiting #start:not([disabled])")
 

@@ -8,6 +8,7 @@ nothing imports a module by a second address, and how the files are cached.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +16,13 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from zackzack.games import registered
 from zackzack.server.app import WEB_DIR, Config, create_app
-from zackzack.server.webpage import FOREVER, WebClient, game_folders, imports
+from zackzack.server.webpage import FOREVER, WebClient, closure, game_folders, imports
+from zackzack.words import catalogue
 
 JS = WEB_DIR / "js"
+SRC_GAMES = WEB_DIR.parent / "games"
 DYNAMIC = re.compile(r"""\bimport\(\s*["']\./([^"']+)["']\s*\)""")
 
 
@@ -36,7 +40,9 @@ def test_every_module_of_the_client_is_preloaded_or_loaded_on_demand() -> None:
     missing = modules - set(built.preloaded) - entry - on_demand
     assert not missing, f"neither imported by app.js (at any depth) nor on demand: {missing}"
     html = built.html.decode()
-    for name in built.preloaded:
+    games = WebClient(WEB_DIR).game_modules()
+    assert {"games/schnelllauf/cards.js", "games/unter-spannung/learn.js"} <= set(games)
+    for name in [*built.preloaded, *games]:
         assert f'<link rel="modulepreload" href="/static/v/{built.version}/{name}">' in html
     assert html.index("modulepreload") < html.index('<script type="module"')
 
@@ -124,7 +130,8 @@ def test_the_page_preloads_the_imported_modules_under_the_current_version(
     page = response.text
     version = version_of(page)
     links = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
-    assert links == [f"/static/v/{version}/js/a.js", f"/static/v/{version}/js/b.js"]
+    games = [f"/static/v/{version}/{name}" for name in WebClient(WEB_DIR).game_modules()]
+    assert links == [f"/static/v/{version}/js/a.js", f"/static/v/{version}/js/b.js", *games]
     assert f'href="/static/v/{version}/css/x.css"' in page
     for url in (*links, f"/static/v/{version}/js/app.js", f"/static/v/{version}/css/x.css"):
         file = client.get(url)
@@ -173,3 +180,82 @@ def test_a_file_changed_after_the_page_is_not_kept_under_its_version(client: Tes
     assert "changed" in file.text and file.headers["cache-control"] == "no-cache"
     fresh = client.get(f"/static/v/{version_of(client.get('/').text)}/js/b.js")
     assert "changed" in fresh.text and fresh.headers["cache-control"] == FOREVER
+
+
+def test_the_client_names_no_game_each_game_brings_its_web_modules() -> None:
+    """The client's own modules (``web/js/``) name no game outside their comments: a game's
+    card art, rules page, tutorial and words come from its folder (``web/cards.js``,
+    ``rules.js``, ``learn.js``), listed by ``/api/games`` under ``web``; the keys those name
+    are in the catalogue."""
+    comment = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+    found = registered()
+    for path in JS.glob("*.js"):
+        code = comment.sub("", path.read_text(encoding="utf-8"))
+        for game in found:
+            assert f'"{game.name}"' not in code and f"'{game.name}'" not in code, path.name
+            assert game.name not in re.findall(r"[\w-]+", code), (path.name, game.name)
+    for game in found:
+        web = game.describe()["web"]
+        assert set(web) >= {"board", "cards", "rules", "learn"}, game.name
+        assert web["cards"] == f"/static/games/{game.name}/cards.js"
+    web_words = set(catalogue("en")["web"])
+    for path in SRC_GAMES.glob("*/web/*.js"):
+        if path.stem in {"rules", "learn"}:  # their snake_case literals are catalogue keys
+            keys = re.findall(r"""["']([a-z]+(?:_[a-z0-9]+)+)["']""", path.read_text("utf-8"))
+            assert keys and set(keys) <= web_words, (path, set(keys) - web_words)
+
+
+def page_json(page: str, name: str) -> object:
+    found = re.search(rf'<script type="application/json" id="{name}">(.*?)</script>', page, re.S)
+    assert found is not None, name
+    return json.loads(found.group(1))
+
+
+def test_the_page_carries_the_words_and_the_games(tmp_path: Path) -> None:
+    """The client reads the words and the games from the page (js/i18n.js, js/games.js), with
+    no request of its own before the first page shows; /words.json and /api/games stay for
+    other clients and say the same."""
+    with TestClient(create_app(Config(db=str(tmp_path / "z.db")))) as app:
+        page = app.get("/").text
+        assert page_json(page, "zz-words") == app.get("/words.json").json()
+        assert page_json(page, "zz-games") == app.get("/api/games").json()
+        assert page.index('id="zz-games"') < page.index('<script type="module"')
+
+
+def test_the_page_changes_when_the_words_or_the_games_do(web: Path) -> None:
+    data = {"zz-words": b'{"en": {"web": {"a": "</script><b>"}}}', "zz-games": b'{"games": []}'}
+    client = WebClient(web, data=lambda: dict(data))
+    first = client.current()
+    assert first is not None
+    assert "</script><b>" not in first.html.decode()
+    assert page_json(first.html.decode(), "zz-words") == {"en": {"web": {"a": "</script><b>"}}}
+    data["zz-games"] = b'{"games": [{"name": "x"}]}'
+    second = client.current()
+    assert second is not None and second.etag != first.etag
+    assert client.current() is second  # unchanged: built once
+
+
+def test_a_games_modules_never_wait_for_the_module_that_imports_them() -> None:
+    """js/games.js imports each game's cards, rules and learn modules inside its top-level
+    await; one that imported js/games.js back, even through js/cards.js (or any module that
+    does), would wait for it for ever and the page would never show. So no game module imports
+    js/cards.js or js/games.js, and what the awaited ones import never reaches js/games.js."""
+    client = WebClient(WEB_DIR)
+    awaited: list[str] = []
+    for place, folder in game_folders().items():
+        for path in folder.glob("*.js"):
+            for specifier in imports(path.read_text(encoding="utf-8")):
+                assert Path(specifier).name not in ("cards.js", "games.js") \
+                    or not specifier.startswith("../../js/"), (path, specifier)
+            if path.stem != "board":  # boards load later, outside the await
+                awaited.append(f"{place}/{path.name}")
+    reached = closure(awaited, client._read)
+    assert "js/games.js" not in reached and "js/cards.js" not in reached, reached
+
+
+def test_the_game_modules_are_preloaded_with_what_they_import() -> None:
+    built = WebClient(WEB_DIR).current()
+    assert built is not None
+    html = built.html.decode()
+    for name in ("js/sightings.js", "js/art.js", "games/schnelllauf/board.js"):
+        assert f'<link rel="modulepreload" href="/static/v/{built.version}/{name}">' in html

@@ -47,7 +47,7 @@ def test_a_simulated_log_replays_through_the_live_table_to_the_same_events(
         cfg: Config, matches: int) -> None:
     rules = game(cfg.game)
     for index in range(matches):
-        match = fast.Match(rules, cfg.options, cfg.bots, match_seed(cfg.seed, index))
+        match = fast.Match(rules, cfg.options, cfg.bots, match_seed(cfg.seed, index), log=True)
         events = heard(match)
         assert not match.play(until=24 * 3600.0)
         table = match.table
@@ -63,11 +63,18 @@ def test_a_simulated_log_replays_through_the_live_table_to_the_same_events(
 @pytest.mark.parametrize(("cfg", "matches"), CASES, ids=IDS)
 def test_bots_at_a_live_table_play_the_same_matches(cfg: Config, matches: int) -> None:
     for index in range(0, matches, 4):
-        record, match = play_fast(cfg, index)
+        record, match = play_fast(cfg, index, log=True)
         live: Any
         live_record, live = play_live(cfg, index)
         assert record == live_record, index
         assert match.table.log == live.log, index
+
+
+def test_a_simulation_that_keeps_no_log_plays_the_same() -> None:
+    cfg, _ = CASES[3]
+    for index in range(20):
+        record, match = play_fast(cfg, index)
+        assert record == play_fast(cfg, index, log=True)[0] and match.table.log == [], index
 
 
 def test_a_match_cut_short_says_that_something_was_still_due() -> None:

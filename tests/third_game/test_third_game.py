@@ -17,6 +17,7 @@ import third_game
 from server.kit import World
 from zackzack.bots import parse_bot
 from zackzack.clock import VirtualClock
+from zackzack.describe import describe, game_of
 from zackzack.games import GAMES, Game, entry, register, registered, unregister
 from zackzack.games.errors import DoesNotFit
 from zackzack.server.app import Config as ServerConfig
@@ -24,6 +25,7 @@ from zackzack.server.app import create_app
 from zackzack.sim import Config, simulate
 from zackzack.store import Store, database_url
 from zackzack.table import Phase, Table
+from zackzack.words import catalogue, folders
 
 TESTS = Path(__file__).resolve().parent.parent
 
@@ -55,6 +57,25 @@ def _twin() -> object:
     twin = types.ModuleType("twin")
     twin.INFO = third_game.INFO  # type: ignore[attr-defined]
     return twin
+
+
+def test_hoeher_brings_its_words_under_its_own_name(hoeher: Game) -> None:
+    """Its words folder comes with the registry line; its event keys are ``hoeher.<kind>``
+    (Unter Spannung has a ``played`` too), and describe says them in both languages."""
+    assert hoeher.folder / "words" in folders()
+    assert game_of(third_game.Played(0, 3, 1)) == "hoeher"
+    names = ("Anna", "Ben")
+    played = third_game.Played(1, 3, 2)
+    ended = third_game.RoundEnded(0, third_game.EndReason.STUCK, (0, 2))
+    assert describe(played, names) == "Ben plays 3, higher than before"
+    assert describe(played, names, lang="de") == "Ben legt 3, höher als zuvor"
+    assert describe(played, names, lang="de", seat=1) == "Du legst 3, höher als zuvor"
+    assert describe(ended, names) == "The round of Höher is over."
+    assert describe(ended, names, lang="de") == "Die Runde Höher ist aus."
+    for lang in ("de", "en"):
+        assert catalogue(lang)["terminal"]["g_hoeher"] == "Höher"
+        assert not [key for key in catalogue(lang)["events"]
+                    if key.startswith("hoeher") and not key.startswith("hoeher.")]
 
 
 def test_hoeher_at_the_table(hoeher: Game) -> None:
@@ -119,7 +140,7 @@ def test_hoeher_is_listed_by_the_server(hoeher: Game, tmp_path: Path) -> None:
     cards = next(o for o in listed["options"] if o["name"] == "cards")
     assert cards == {"name": "cards", "type": "int", "min": 2, "max": 9, "default": 5,
                      "required": False}
-    assert listed["board"] is None and listed["rules"] == "/rules/hoeher"
+    assert listed["board"] is None and listed["rules"] is None  # no web/rules.js
 
 
 @pytest.mark.parametrize("package", ["zackzack.games.unter_spannung",
@@ -141,3 +162,49 @@ print(bad)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=TESTS, env={"PYTHONPATH": str(TESTS)})
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_a_game_without_rules_or_learn_pages_publishes_no_address(hoeher: Game) -> None:
+    listed = hoeher.describe()
+    assert listed["rules"] is None and listed["learn"] is None and listed["web"] == {}
+    assert _players(listed) == (2, 4)
+
+
+def _players(listed: dict[str, object]) -> tuple[object, object]:
+    options = listed["options"]
+    assert isinstance(options, list)
+    found = next(o for o in options if o["name"] == "players")
+    return found["min"], found["max"]
+
+
+def test_unregistering_forgets_the_words_folder_too() -> None:
+    found = register(third_game)
+    words = found.folder / "words"
+    assert words in folders() and "g_hoeher" in catalogue("en")["terminal"]
+    unregister(found.name)
+    assert words not in folders() and "g_hoeher" not in catalogue("en")["terminal"]
+
+
+def test_the_brain_is_typed_and_checked(hoeher: Game) -> None:
+    brain = hoeher.brain()
+    assert brain.HANDS == 1 and set(brain.OWN) <= set(third_game.EVENTS)
+    assert hoeher.actions() == tuple(kind.__struct_config__.tag for kind in third_game.ACTIONS)
+
+
+def test_the_codec_keeps_its_types_by_the_rules_not_the_name(hoeher: Game) -> None:
+    import types
+
+    from zackzack.tui.codec import decode_event
+
+    assert decode_event(third_game, {"type": "played", "seat": 0, "card": 3, "version": 1}) \
+        == third_game.Played(0, 3, 1)
+    unregister(hoeher.name)
+    other = types.ModuleType("other_hoeher")  # the same name, other events
+    other.INFO = third_game.INFO  # type: ignore[attr-defined]
+    other.EVENTS = ()  # type: ignore[attr-defined]
+    register(other)
+    try:
+        assert decode_event(other, {"type": "played", "seat": 0}) is None
+    finally:
+        unregister(hoeher.name)
+        register(third_game)

@@ -7,6 +7,7 @@ import pytest
 from tui.kit import recording, screenshot, shown, text, until
 from zackzack.cli import parser
 from zackzack.games import schnelllauf as sl
+from zackzack.games.schnelllauf import keys as sl_keys
 from zackzack.games.schnelllauf.board import SlBoard
 from zackzack.table import Settings
 from zackzack.tui import keys
@@ -27,21 +28,21 @@ def _place(key: str, layout: str) -> tuple[int, int]:
     return row, ROWS[row].index(on_qwerty)
 
 
-@pytest.mark.parametrize("layout", list(keys.LAYOUTS))
+@pytest.mark.parametrize("layout", list(keys.KEYBOARDS))
 def test_every_layout_puts_the_keys_in_the_same_places(layout: str) -> None:
-    scheme = keys.schnelllauf(two=True, layout=layout)
+    scheme = sl_keys.scheme(two=True, layout=layout)
     for hand, piles in enumerate(scheme.places):
         for pile, row in enumerate(piles):
             for place, key in enumerate(row):
                 assert _place(key, layout) == (pile, hand * 5 + place), (layout, key)
-                assert scheme.command(key) == keys.PlacePile(hand, place, pile)
+                assert scheme.command(key) == sl_keys.PlacePile(hand, place, pile)
 
 
 def test_azerty_takes_the_unshifted_digit_row_and_the_defaults_follow_the_language() -> None:
-    scheme = keys.schnelllauf(two=True, layout="azerty")
-    assert scheme.command("ampersand") == scheme.command("1") == keys.PlacePile(0, 0, 0)
-    assert scheme.command("à") == scheme.command("0") == keys.PlacePile(1, 4, 0)
-    assert scheme.command("a") == keys.PlacePile(0, 0, 1)
+    scheme = sl_keys.scheme(two=True, layout="azerty")
+    assert scheme.command("ampersand") == scheme.command("1") == sl_keys.PlacePile(0, 0, 0)
+    assert scheme.command("à") == scheme.command("0") == sl_keys.PlacePile(1, 4, 0)
+    assert scheme.command("a") == sl_keys.PlacePile(0, 0, 1)
     assert keys.default_layout("de") == "qwertz" and keys.default_layout("en") == "qwerty"
     assert parser().parse_args(["play", "schnelllauf", "--local-two", "--keys", "azerty"]).keys \
         == "azerty"

@@ -30,6 +30,7 @@ from zackzack.table import Phase, Settings
 from zackzack.tui import game_screen
 from zackzack.tui.app import PlayApp
 from zackzack.tui.game_screen import GameScreen
+from zackzack.tui.keys import hand_key
 
 
 async def test_a_whole_round_of_unter_spannung_by_keys() -> None:
@@ -173,7 +174,7 @@ async def test_a_hand_longer_than_the_keys_stays_reachable() -> None:
         shown_now = text(board.render())
         assert "Your hand (38)" in shown_now and "more ▸" in shown_now
         hand = board.hand()
-        assert [board.scheme.hand_key(i) for i in (0, 9, 10, 35, 36)] == ["1", "0", "q", "m", ""]
+        assert [hand_key(i) for i in (0, 9, 10, 35, 36)] == ["1", "0", "q", "m", ""]
         await pilot.press("down")  # the first arrow shows the cursor where it is
         await pilot.press("down", "down", "down", "right", "right", "right", "right", "right")
         target = min(board.cursor, len(hand) - 1)

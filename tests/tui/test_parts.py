@@ -11,57 +11,63 @@ import pytest
 from tui.kit import text
 from zackzack.cli import main, parser
 from zackzack.clock import VirtualClock
-from zackzack.games import base
+from zackzack.describe import describe
+from zackzack.games import base, entry
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Rules
+from zackzack.games.schnelllauf import keys as sl_keys
+from zackzack.games.schnelllauf.board import readable, top_card
+from zackzack.games.unter_spannung import keys as us_keys
+from zackzack.games.unter_spannung.board import SPREADS, hand_card
 from zackzack.table import Table
 from zackzack.tui import cli, keys
 from zackzack.tui.board import Sightings
-from zackzack.tui.cards import SPREADS, plain, sl_top, us_card
+from zackzack.tui.cards import plain
 from zackzack.tui.cli import sessions
 from zackzack.tui.codec import decode_event, decode_view
 from zackzack.tui.lobby import waiting
 from zackzack.tui.offline import OfflineSession
 from zackzack.tui.remote import parse_link
 from zackzack.tui.session import Seat
-from zackzack.tui.setup import Setup, options
-from zackzack.tui.texts import _TEXT, system_lang
+from zackzack.tui.setup import Setup, SetupError, options
+from zackzack.tui.texts import system_lang
+from zackzack.words import catalogue
 
 LEFT_HALF = set("12345qwertasdfgxcvb")
 RIGHT_HALF = set("67890yzuiophjklnm")
 
 
 def test_every_hand_card_has_its_own_key_and_the_commands_do_not_collide() -> None:
-    scheme = keys.unter_spannung()
+    scheme = us_keys.scheme()
     cards = [scheme.command(key) for key in keys.HAND_KEYS]
     assert cards == [keys.HandCard(i) for i in range(36)]
-    assert scheme.command("space") == keys.DrawCard()
+    assert scheme.command("space") == us_keys.DrawCard()
     assert scheme.command("y") == keys.HandCard(15)  # no German alias outside two-player mode
-    assert scheme.hand_key(35) == "m" and scheme.hand_key(36) == ""
+    assert keys.hand_key(35) == "m" and keys.hand_key(36) == ""
 
 
 def test_two_at_one_keyboard_each_keep_to_their_half() -> None:
-    scheme = keys.schnelllauf(two=True)
+    scheme = sl_keys.scheme(two=True)
     for key, command in scheme.keys.items():
-        if isinstance(command, keys.PlacePile):
+        if isinstance(command, sl_keys.PlacePile):
             assert key in (LEFT_HALF if command.hand == 0 else RIGHT_HALF), key
     plays = {(c.hand, c.place, c.pile) for c in scheme.keys.values()
-             if isinstance(c, keys.PlacePile)}
+             if isinstance(c, sl_keys.PlacePile)}
     assert plays == {(h, p, q) for h in range(2) for p in range(5) for q in range(2)}
-    assert scheme.command("y") == scheme.command("z") == keys.PlacePile(1, 0, 1)
-    alone = keys.schnelllauf()
-    assert alone.command("6") is None and alone.command("1") == keys.PlacePile(0, 0, 0)
+    assert scheme.command("y") == scheme.command("z") == sl_keys.PlacePile(1, 0, 1)
+    alone = sl_keys.scheme()
+    assert alone.command("6") is None and alone.command("1") == sl_keys.PlacePile(0, 0, 0)
 
 
 def test_spreads_differ_by_mark_not_only_by_colour() -> None:
     marks = {mark for mark, _ in SPREADS.values()}
     assert len(marks) == 3
     for spread, (mark, _) in SPREADS.items():
-        drawn = plain(us_card(us.Card(7, spread), key="a"))
+        drawn = plain(hand_card(us.Card(7, spread), key="a"))
         assert f"{mark}±{spread}" in drawn and "a" in drawn and " 7 " in drawn
-    assert "3|5" in plain(sl_top(sl.JOKER, frozenset({3, 5}), "free"))
-    assert "free" in plain(sl_top(sl.JOKER, None, "free"))
+    assert "3|5" in plain(top_card(sl.JOKER, frozenset({3, 5}), "free"))
+    assert "free" in plain(top_card(sl.JOKER, None, "free"))
 
 
 @pytest.mark.parametrize("rules", [us, sl], ids=["unter-spannung", "schnelllauf"])
@@ -105,6 +111,49 @@ def test_setups_are_checked_before_the_app_starts() -> None:
     two = options(Setup("schnelllauf", handicap=("2:pile=4", "1:one-hand"), local_two=True))
     assert (two.pile_size, two.one_hand_seats) == ((3, 4), (True, False))
     assert options(Setup("schnelllauf", options=("jokers=1",))).jokers == 1
+
+
+def test_the_players_come_from_the_bots_and_a_contradiction_is_refused() -> None:
+    assert options(Setup("unter-spannung", ("pro", "pro"), options=("players=3",))).players == 3
+    with pytest.raises(SetupError) as refused:
+        Setup("unter-spannung", options=("players=5",))
+    assert "--option players=5" in str(refused.value) and "--bots" in str(refused.value)
+    assert refused.value.say("de") == ("Unter Spannung: --option players=5 passt nicht: Bots "
+                                       "und Menschen hier sind 3 Spieler (die Zahl ergibt "
+                                       "sich aus --bots).")
+    with pytest.raises(SetupError, match="make 2 players"):
+        Setup("schnelllauf", options=("players=3",))
+
+
+def test_the_old_handicap_form_is_refused_with_the_new_spelling_in_both_languages() -> None:
+    with pytest.raises(SetupError) as refused:
+        Setup("schnelllauf", handicap=("me:piles",))
+    assert "write --handicap 1:pile=4" in str(refused.value)
+    assert "--handicap 1:pile=4" in refused.value.say("de")
+    assert "--handicap 1:pile=4" in refused.value.say("en")
+    with pytest.raises(SetupError, match=r"^--handicap 1:pile=x: .*pile_size\[0\]"):
+        Setup("schnelllauf", handicap=("1:pile=x",))
+
+
+def test_the_game_of_local_two_and_handicaps_is_picked_only_when_one_has_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert cli.only_game(True, False) == cli.only_game(False, True) == "schnelllauf"
+    two = [entry("schnelllauf"), entry("schnelllauf")]
+    monkeypatch.setattr(cli, "registered", lambda: two)
+    with pytest.raises(ValueError, match="--local-two: schnelllauf, schnelllauf have it; "
+                                         "name the game"):
+        sessions(_args("--local-two"), "en")
+    monkeypatch.setattr(cli, "registered", lambda: [entry("unter-spannung")])
+    with pytest.raises(ValueError, match="--handicap: no game has it"):
+        sessions(_args("--handicap", "1"), "en")
+
+
+def test_the_schnelllauf_log_shows_its_cards_without_changing_the_event() -> None:
+    flipped = sl.Flipped((sl.Card.parse("Qh"), sl.JOKER), (3, 4))
+    line = describe(flipped, ("Anna", "Ben"))
+    shown = readable(flipped, line)
+    assert "Q♥" in shown and "★" in shown and "Qh" not in shown
+    assert flipped.cards == (sl.Card.parse("Qh"), sl.JOKER)  # still cards, not text
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -177,7 +226,7 @@ def test_links_become_websocket_addresses() -> None:
 
 
 def test_both_languages_have_every_text_and_the_locale_picks_one() -> None:
-    assert set(_TEXT["de"]) == set(_TEXT["en"])
+    assert set(catalogue("de")["terminal"]) == set(catalogue("en")["terminal"])
     assert system_lang({"LC_ALL": "", "LANG": "de_DE.UTF-8"}) == "de"
     assert system_lang({"LC_MESSAGES": "fr_FR"}) == "en"
     assert system_lang({}) == "en"

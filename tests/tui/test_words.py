@@ -10,14 +10,14 @@ from rich.text import Text
 from tui.kit import idle, recording, screenshot, shown, text, until, us_deal
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
+from zackzack.games.schnelllauf.keys import LAYOUTS, scheme
 from zackzack.games.unter_spannung.board import UsBoard
 from zackzack.table import Phase, Settings
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen
 from zackzack.tui.game_screen import GameScreen
-from zackzack.tui.keys import LAYOUTS, schnelllauf
 from zackzack.tui.start import StartScreen
-from zackzack.tui.texts import _TEXT
+from zackzack.words import LANGS, catalogue
 
 from builders import scenario
 
@@ -26,9 +26,10 @@ QUICK_START = Settings(start_ms=2000)
 
 
 def test_every_key_bar_fits_80_columns() -> None:
-    for lang, texts in _TEXT.items():
+    for lang in LANGS:
+        texts = catalogue(lang)["terminal"]
         for layout in LAYOUTS:
-            fields = schnelllauf(True, layout).bar_fields()
+            fields = scheme(True, layout).bar_fields
             for key in ("bar_us", "bar_sl", "bar_two"):
                 bar = texts[key].format(**fields)
                 assert Text(bar).cell_len <= 78, (lang, key)  # 80 less the bar's padding
@@ -115,7 +116,8 @@ async def test_the_start_screen_complains_in_its_language_and_takes_its_level_na
             app.screen.query_one(".hint").render())
         await pilot.press("tab", *"profi," * 5, *"profi", "enter")  # six bots: too many
         error = shown(app, "#error")
-        assert "Unter Spannung braucht 1 bis 5 Bots" in error and "--" not in error
+        assert "Unter Spannung ist für 2 bis 6 Spieler: 6 Bots passen nicht." in error
+        assert "--" not in error and "players" not in error
         screenshot(app, "start_error_de")
         await pilot.press(*["backspace"] * len(",profi" * 4), "enter")  # two bots
         await until(pilot, lambda: isinstance(app.screen, GameScreen))

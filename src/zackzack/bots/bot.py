@@ -15,7 +15,6 @@ simulation. A simulation without a network runs the same timing model on its fas
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Protocol
 
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec, parse_bot
@@ -31,6 +30,7 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
+from zackzack.games.registry import Brain
 from zackzack.race import DirectLink, Link, Outcome
 from zackzack.table import (
     ONE_HAND_PAUSE_MS,
@@ -43,21 +43,8 @@ from zackzack.table import (
     Table,
 )
 
-
-class Brain(Protocol):
-    """A game's strategy for one seat: what to do, seen through that seat's view only."""
-
-    CHANGES: ClassVar[frozenset[type[Event]]]
-    OWN: ClassVar[frozenset[type[Event]]]
-    HANDS: ClassVar[int]
-
-    def __init__(self, options: Any, seat: int, strategy: str, rng: random.Random) -> None: ...
-    def work(self, view: Any) -> float: ...
-    def choose(self, view: Any, busy: tuple[Action, ...] = ()) -> Action | None: ...
-    def mistake(self, view: Any) -> Action | None: ...
-
-
-_CHANGE, _OWN, _START, _END = 1, 2, 3, 4
+CHANGE, OWN, START, END = 1, 2, 3, 4
+"""What an event means to a bot: plans change, its own action landed, play starts or stops."""
 _LOW = (1 << QUANTILE_BITS) - 1
 _TWO_DRAWS = 2 * QUANTILE_BITS
 _brains: dict[str, tuple[type[Brain], dict[type[Event], int]]] = {}
@@ -65,22 +52,22 @@ _brains: dict[str, tuple[type[Brain], dict[type[Event], int]]] = {}
 
 def brain_class(game: str) -> type[Brain]:
     """The ``Brain`` class of the game called ``game``."""
-    return _brain(game)[0]
+    return strategy(game)[0]
 
 
-def _brain(game: str) -> tuple[type[Brain], dict[type[Event], int]]:
+def strategy(game: str) -> tuple[type[Brain], dict[type[Event], int]]:
     """The game's ``Brain`` and what each event means to a bot (cached: bots come by the
     thousand in a simulation)."""
     found = _brains.get(game)
     if found is None:
         try:
-            brain: type[Brain] = entry(game).part("bot").Brain
+            brain = entry(game).brain()
         except (ValueError, ModuleNotFoundError):
             raise ValueError(f"no bots for the game {game!r}") from None
-        codes: dict[type[Event], int] = {RoundStarted: _START, Resumed: _START,
-                                         RoundScored: _END, MatchEnded: _END, Paused: _END}
-        codes.update(dict.fromkeys(brain.OWN, _OWN))
-        codes.update(dict.fromkeys(brain.CHANGES, _CHANGE))
+        codes: dict[type[Event], int] = {RoundStarted: START, Resumed: START,
+                                         RoundScored: END, MatchEnded: END, Paused: END}
+        codes.update(dict.fromkeys(brain.OWN, OWN))
+        codes.update(dict.fromkeys(brain.CHANGES, CHANGE))
         found = _brains[game] = (brain, codes)
     return found
 
@@ -101,7 +88,7 @@ class Bot:
         self.seat = seat
         self.rng = rng
         self.reaction = reaction = REACTIONS[self.spec.level]
-        brain, self._codes = _brain(table.rules.INFO.name)
+        brain, self._codes = strategy(table.rules.INFO.name)
         self.brain: Brain = brain(table.options, seat, self.spec.strategy, rng)
         self.wrong_cards = 0
         """Wrong cards this bot played (each cost the penalty freeze)."""
@@ -144,15 +131,15 @@ class Bot:
             code = codes.get(type(event))
             if code is None:
                 continue
-            if code == _CHANGE:
+            if code == CHANGE:
                 changed = True
-            elif code == _OWN:  # an OWN event has a seat (typing.cast would cost a call here)
+            elif code == OWN:  # an OWN event has a seat (typing.cast would cost a call here)
                 if event.seat == self.seat:  # type: ignore[attr-defined]
                     changed = True
-            elif code == _START:
+            elif code == START:
                 self._start()
                 return
-            elif code == _END:
+            elif code == END:
                 self._halt()
                 return
         if changed and len(self._busy) < self._hands:

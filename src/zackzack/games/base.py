@@ -224,21 +224,40 @@ def check_bounds(options: msgspec.Struct) -> None:
     Traceback (most recent call last):
     ...
     zackzack.games.errors.OptionsError: players must be between 2 and 6, got 7
+    >>> from zackzack.games import schnelllauf
+    >>> schnelllauf.Options(pile_size=(9, 9))
+    Traceback (most recent call last):
+    ...
+    zackzack.games.errors.OptionsError: pile_size[0] must be between 3 and 4, got 9
     """
-    for name, low, high in _bounds(type(options)):
+    for name, index, low, high in _bounds(type(options)):
         value = getattr(options, name)
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise OptionsError(f"{name} must be between {low} and {high}, got {value}")
+        where = [(name, value)] if index is None else \
+            [(f"{name}[{i}]", item) for i, item in enumerate(value) if index in (i, -1)]
+        for label, item in where:
+            if (low is not None and item < low) or (high is not None and item > high):
+                raise OptionsError(f"{label} must be between {low} and {high}, got {item}")
 
 
 @functools.cache
-def _bounds(kind: type[msgspec.Struct]) -> tuple[tuple[str, int | None, int | None], ...]:
-    """The integer fields of ``kind`` that declare bounds, with their lowest and highest."""
+def _bounds(kind: type[msgspec.Struct]
+            ) -> tuple[tuple[str, int | None, int | None, int | None], ...]:
+    """The integer fields of ``kind`` that declare bounds, and the integer items of its tuple
+    and list fields that do: name, the item's index (``None``: the field itself; ``-1``: every
+    item), lowest, highest."""
     info = msgspec.inspect.type_info(kind)
     assert isinstance(info, msgspec.inspect.StructType)
-    return tuple((f.name, f.type.ge, f.type.le) for f in info.fields
-                 if isinstance(f.type, msgspec.inspect.IntType)
-                 and (f.type.ge is not None or f.type.le is not None))
+    found: list[tuple[str, int | None, int | None, int | None]] = []
+    for f in info.fields:
+        places: list[tuple[int | None, Any]] = [(None, f.type)]
+        if isinstance(f.type, msgspec.inspect.TupleType):
+            places = list(enumerate(f.type.item_types))
+        elif isinstance(f.type, msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
+            places = [(-1, f.type.item_type)]
+        found += [(f.name, index, bound.ge, bound.le) for index, bound in places
+                  if isinstance(bound, msgspec.inspect.IntType)
+                  and (bound.ge is not None or bound.le is not None)]
+    return tuple(found)
 
 
 class GameOptions(Protocol):

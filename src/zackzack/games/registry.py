@@ -3,7 +3,8 @@
 A game's folder holds its pure rules (the package itself, which imports none of its
 siblings) and, found there by name and imported only when asked for, its front-end parts:
 ``bot.py`` (the bots' ``Brain``), ``board.py`` (the terminal board, ``make``), ``front.py``
-(what front ends need beyond the rules: :class:`Front`), ``web/board.js`` (the web board).
+(what front ends need beyond the rules: :class:`Front`), ``web/*.js`` (the web board, and
+the card art, rules page and tutorial: ``cards.js``, ``rules.js``, ``learn.js``).
 
 >>> from zackzack.games import entry
 >>> us = entry("unter-spannung")
@@ -16,15 +17,44 @@ siblings) and, found there by name and imported only when asked for, its front-e
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import msgspec
 
-from zackzack.games.base import GameInfo, Rules
+from zackzack.games.base import Action, Event, GameInfo, Rules
+from zackzack.games.errors import BadAction
+
+if TYPE_CHECKING:
+    from zackzack.tui.board import Board
+    from zackzack.tui.session import Session
+
+
+class Brain(Protocol):
+    """A game's strategy for one seat (``bot.py``'s ``Brain``): what to do, seen through that
+    seat's view only; ``CHANGES``/``OWN`` are the events that change its plans, ``HANDS``
+    how many hands it plays with."""
+
+    CHANGES: ClassVar[frozenset[type[Event]]]
+    OWN: ClassVar[frozenset[type[Event]]]
+    HANDS: ClassVar[int]
+
+    def __init__(self, options: Any, seat: int, strategy: str, rng: random.Random) -> None: ...
+    def work(self, view: Any) -> float: ...
+    def choose(self, view: Any, busy: tuple[Action, ...] = ()) -> Action | None: ...
+    def mistake(self, view: Any) -> Action | None: ...
+
+
+class BoardMaker(Protocol):
+    """``board.py``'s ``make``: the terminal board of a session, in ``lang``, for a keyboard
+    ``layout`` (``None``: the usual one for ``lang``)."""
+
+    def __call__(self, session: Session, lang: str, layout: str | None = None) -> Board: ...
 
 
 def _one_round(options: Any) -> int:
@@ -57,9 +87,12 @@ class Front:
     """The options a rated table may choose; the others keep the game's standard values."""
     beta: float | None = None
     """The game's β in the ratings (``None``: openskill's default, σ₀/2)."""
+    actions: tuple[str, ...] = ()
+    """The actions a player sends, by ``type`` (the others are the table's own steps; empty:
+    every action of the rules); a refusal of an unknown one names them."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Game:
     """A registered game: its rules module and the parts found by name in its folder."""
 
@@ -95,9 +128,53 @@ class Game:
         """The module ``name`` of the game's folder (``bot``, ``board``), imported now."""
         return importlib.import_module(f"{self.package}.{name}")
 
-    @property
+    def brain(self) -> type[Brain]:
+        """The bots' strategy (``bot.py``'s ``Brain``); a game without one raises
+        ``ModuleNotFoundError``, one whose ``Brain`` lacks a part ``TypeError``."""
+        found = self.part("bot").Brain
+        missing = [name for name in ("CHANGES", "OWN", "HANDS", "work", "choose", "mistake")
+                   if not hasattr(found, name)]
+        if not isinstance(found, type) or missing:
+            raise TypeError(f"{self.package}.bot.Brain is no bot strategy: it lacks "
+                            f"{', '.join(missing) or 'a class'}")
+        return cast(type[Brain], found)
+
+    def actions(self) -> tuple[str, ...]:
+        """The ``type`` of each action a player sends (``Front.actions``, else every one)."""
+        return self.front.actions or tuple(
+            str(kind.__struct_config__.tag) for kind in self.rules.ACTIONS)
+
+    def action_from_json(self, data: Any) -> Any:
+        """A player's action from JSON data (the rules' ``action_from_json``); an unknown
+        ``type`` raises ``BadAction`` naming the players' actions.
+
+        >>> from zackzack.games import entry
+        >>> entry("unter-spannung").action_from_json({"type": "dance"})
+        Traceback (most recent call last):
+        ...
+        zackzack.games.errors.BadAction: unknown action 'dance'; Unter Spannung knows play, \
+draw - at `$.type`
+        """
+        if isinstance(data, Mapping) and "type" in data:  # no type: msgspec says so
+            kind = data["type"]
+            if kind not in {known.__struct_config__.tag for known in self.rules.ACTIONS}:
+                raise BadAction(f"unknown action {kind!r}; {self.title} knows "
+                                f"{', '.join(self.actions())} - at `$.type`")
+        return self.rules.action_from_json(data)
+
+    def board(self, session: Session, lang: str, layout: str | None = None) -> Board:
+        """The terminal board for ``session`` (``board.py``'s ``make``), checked to be one."""
+        from zackzack.tui.board import Board  # only here: the rules need no terminal
+
+        made = cast(BoardMaker, self.part("board").make)(session, lang, layout)
+        if not isinstance(made, Board):
+            raise TypeError(f"{self.package}.board.make gave {type(made).__name__}, "
+                            "not a Board")
+        return made
+
+    @cached_property
     def front(self) -> Front:
-        """The front ends' data (``front.py``'s ``FRONT``; defaults without one)."""
+        """The front ends' data (``front.py``'s ``FRONT``; defaults without one), read once."""
         try:
             module = self.part("front")
         except ModuleNotFoundError as error:
@@ -126,7 +203,9 @@ class Game:
 
     def options(self) -> list[dict[str, Any]]:
         """Each option: its name, kind (``int``, ``bool``, ``list``, …), default and bounds
-        (``min``/``max`` from the options type's constraints; ``item``: a list's kind).
+        (``min``/``max`` from the options type's constraints, ``players``' from the game's
+        ``INFO``; ``item``: a list's kind). A default the options' JSON leaves out (the
+        standard deck) has no ``default`` but a ``note``.
 
         >>> from zackzack.games import entry
         >>> [o["name"] for o in entry("schnelllauf").options()][:3]
@@ -138,20 +217,50 @@ class Game:
             defaults = {}
         found = []
         for name, info in self.fields().items():
-            option: dict[str, Any] = {"name": name, **_kind(info.type),
-                                      "default": defaults.get(name), "required": info.required}
-            found.append(option)
+            option: dict[str, Any] = {"name": name, **_kind(info.type)}
+            if name == "players":  # the game's own bounds, whatever the type allows
+                option |= {"min": self.info.min_players, "max": self.info.max_players}
+            if name in defaults or info.required:
+                option["default"] = defaults.get(name)
+            else:  # a default the options' JSON leaves out (Unter Spannung's whole deck):
+                # no "default" (a client must not send one back), a note saying why
+                option["note"] = "default: the game's standard value; leave the option out"
+            found.append(option | {"required": info.required})
         return found
+
+    def web_modules(self) -> dict[str, str]:
+        """The addresses of the game's web modules by name (``web/*.js``: ``board``, and
+        ``cards``, ``rules``, ``learn`` when it has them).
+
+        >>> from zackzack.games import entry
+        >>> sorted(entry("schnelllauf").web_modules())
+        ['board', 'cards', 'learn', 'rules']
+        """
+        web = self.web
+        return {} if web is None else {
+            path.stem: f"/static/games/{self.name}/{path.name}"
+            for path in sorted(web.glob("*.js"))}
 
     def describe(self) -> dict[str, Any]:
         """The game as ``GET /api/games`` lists it: name, title, players, options, and the
-        addresses of its web board module and its rules page."""
-        web = self.web
+        addresses of its web modules (``board``; all of them in ``web``) and of its rules page
+        and tutorial (``rules``, ``learn``: ``None`` when it has no ``rules.js``/``learn.js``).
+
+        >>> from zackzack.games import entry
+        >>> listed = entry("schnelllauf").describe()
+        >>> listed["rules"], listed["learn"], listed["options"][0]
+        ('/rules/schnelllauf', '/learn/schnelllauf', \
+{'name': 'players', 'type': 'int', 'min': 2, 'max': 2, 'default': 2, 'required': False})
+        """
+        web = self.web_modules()
         return {"name": self.name, "title": self.title, "min_players": self.info.min_players,
                 "max_players": self.info.max_players, "options": self.options(),
-                "board": f"/static/games/{self.name}/board.js" if web is not None else None,
-                "rules": f"/rules/{self.name}", "preview": list(self.front.preview),
-                "handicaps": list(self.front.handicaps)}
+                "board": web.get("board"), "web": web,
+                **{page: f"/{page}/{self.name}" if page in web else None
+                   for page in ("rules", "learn")},
+                "preview": list(self.front.preview),
+                "handicaps": {kind: {"option": option, "value": value}
+                              for kind, (option, value) in self.front.handicaps.items()}}
 
     def options_from_args(self, items: Sequence[str] = (),
                           handicaps: Sequence[str] = ()) -> dict[str, Any]:
@@ -216,6 +325,10 @@ tournament, deck, penalty_ms, countdown_ms
                 value = _value(text, False) if equals else bare
                 row = found.setdefault(key, list(defaults[key]))
                 row[seat] = value
+        try:
+            self.rules.parse_options(dict(data or {}) | found)
+        except ValueError as error:  # the other options passed above: the handicap's fault
+            raise ValueError(f"--handicap {', '.join(specs)}: {error}") from None
         return found
 
 
@@ -261,12 +374,24 @@ _OLD_SEATS = {"me": 1, "left": 1, "bot": 2, "right": 2}
 _OLD_KINDS = {"": "", "piles": ":pile=4", "one-hand": ":one-hand"}
 
 
-def _old(spec: str) -> str | None:
-    """The refusal of an old ``me:piles`` handicap, naming its new form."""
+def old_handicap(spec: str) -> str | None:
+    """The new spelling of an old ``me:piles`` handicap (``None``: not an old one).
+
+    >>> old_handicap("me:piles"), old_handicap("2")
+    ('1:pile=4', None)
+    """
     who, _, kind = spec.strip().lower().partition(":")
     if who in _OLD_SEATS and kind in _OLD_KINDS:
+        return f"{_OLD_SEATS[who]}{_OLD_KINDS[kind]}"
+    return None
+
+
+def _old(spec: str) -> str | None:
+    """The refusal of an old ``me:piles`` handicap, naming its new form."""
+    new = old_handicap(spec)
+    if new is not None:
         return (f"--handicap {spec}: a handicap now names the player by number "
-                f"(you are 1): write --handicap {_OLD_SEATS[who]}{_OLD_KINDS[kind]}")
+                f"(you are 1): write --handicap {new}")
     return None
 
 
@@ -295,9 +420,14 @@ def register(rules: Rules) -> Game:
 
 
 def unregister(name: str) -> None:
-    """Forget the game called ``name`` (for tests that register one of their own)."""
-    REGISTRY.pop(name, None)
+    """Forget the game called ``name`` (for tests that register one of their own), and the
+    words folder its registration added."""
+    found = REGISTRY.pop(name, None)
     GAMES.pop(name, None)
+    if found is not None and found.folder.parent != Path(__file__).resolve().parent:
+        from zackzack.words import remove_folder
+
+        remove_folder(found.folder / "words")
 
 
 def entry(name: str) -> Game:

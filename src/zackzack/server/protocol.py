@@ -56,7 +56,8 @@ ERRORS: dict[str, str] = {
     "bad_field": "a field is missing, unknown, of the wrong type or out of range",
     "bad_options": "the game options are not playable (the reason says which)",
     "bad_bot": "a bot seat names no known bot",
-    "no_such_game": "the game is not one of unter-spannung, schnelllauf",
+    "no_such_game": "the game is not one registered now (the reason names those, built when "
+                    "answered; GET /api/games lists them)",
     "hello_first": "the first message must be hello",
     "already_hello": "hello was sent twice on this connection",
     "rate_limited": "too many messages; this one was dropped",
@@ -331,6 +332,8 @@ class TableState(_Out, tag="table", frozen=True):
 
     table: TableInfo
     view: Any
+    """A ``TableView`` of the table's game (``Any`` on the wire: a client decodes the frame
+    before it knows the game, then the view with the game's types, ``tui.codec``)."""
     now: int
 
 
@@ -338,6 +341,7 @@ class Events(_Out, tag="events", frozen=True):
     """What just happened at the table, as this seat may see it, and the fresh view."""
 
     events: list[Any]
+    """``Event`` values of the table and its game (``Any`` for the same reason as ``view``)."""
     view: Any
     now: int
 
@@ -420,7 +424,10 @@ ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left |
 # Coding ------------------------------------------------------------------------------------
 
 _decoder = msgspec.json.Decoder(ClientMessage)
-_encoder = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")  # cards; sets sorted
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")
+"""Cards by their notation (``enc_hook``); ``order="deterministic"`` so that the views' sets
+come out sorted, the same for every seat and every run. It sorts dict keys too (the table's
+``options``, ``stats``): key order in an object is not significant (``docs/protocol.md``)."""
 _FIELDS = msgspec.json.Decoder(dict[str, msgspec.Raw])  # an object's top level, values unread
 _TYPE = msgspec.json.Decoder(str)
 _TYPES = frozenset(kind.__struct_config__.tag for kind in get_args(ClientMessage))

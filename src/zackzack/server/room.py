@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import msgspec
 
 from zackzack.clock import Clock, Timer
+from zackzack.games import entry
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, plain
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
 from zackzack.matchlog import MatchLog
@@ -521,7 +522,7 @@ class Room:
                        reason="the match has not started"))
             return
         try:
-            action = self.rules.action_from_json(data)
+            action = entry(self.rules.INFO.name).action_from_json(data)  # names the actions
         except BadAction as error:
             answer(Ack(ref=ref, ok=False, code=error.code, reason=str(error)))
             return

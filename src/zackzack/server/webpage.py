@@ -12,7 +12,13 @@ served as it is now, without a restart.
 
 Each game brings its web board in its own folder (``games/<pkg>/web/``): it is served as
 ``/static/games/NAME/`` (and under the version), hashed into VERSION and cached like the rest;
-its modules import the client's as ``../../js/x.js``.
+its modules import the client's as ``../../js/x.js`` (never ``js/cards.js`` or ``js/games.js``,
+whose top-level await imports them), and the page preloads them, with what they import.
+
+The page also carries what the client needs before it can show anything, as
+``<script type="application/json">`` blocks read synchronously: the words (``id="zz-words"``,
+what ``/words.json`` sends) and the games (``id="zz-games"``, what ``/api/games`` sends). So the
+first page waits for no further request; the page changes (and its ``ETag``) when they do.
 
 >>> graph = {"app.js": "import { h } from './dom.js';\\nimport * as t from \\"./table.js\\";",
 ...          "table.js": 'import {\\n  a,\\n} from "./dom.js";\\nconst later = import("./x.js");',
@@ -38,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+import msgspec
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
@@ -45,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from zackzack.games import registered
+from zackzack.words import browser_json
 
 PREFIX = "/static/"
 VERSIONED = "/static/v/"
@@ -53,6 +61,8 @@ STATIC_IMPORT = re.compile(
     r"""(?:^|[;\n])\s*(?:import|export)\b(?:[^;"'`()]*?\bfrom)?\s*["']([^"']+)["']""")
 """``import x from "./x.js"``, ``import "./x.js"``, ``export { y } from "./y.js"`` (over
 several lines too); not ``import("./z.js")``: a module loaded on demand stays on demand."""
+PAGE_DATA = ("zz-words", "zz-games")
+"""The ids of the JSON blocks in the page (read by js/i18n.js and js/games.js)."""
 ENTRY = re.compile(r"""<script\b[^>]*\btype=["']module["'][^>]*\bsrc=["']/static/([^"']+)["']""")
 STATIC_URL = re.compile(r"""(\b(?:href|src)=["'])/static/(?!v/)""")
 
@@ -61,6 +71,25 @@ def game_folders() -> dict[str, Path]:
     """Where each registered game's web files are: ``games/NAME`` → its ``web`` folder."""
     return {f"games/{found.name}": web for found in registered()
             if (web := found.web) is not None}
+
+
+def page_data() -> dict[str, bytes]:
+    """The JSON the page carries, by block id: the words (``/words.json``) and the games
+    (``/api/games``)."""
+    games = {"games": [found.describe() for found in registered()]}
+    return {"zz-words": browser_json()[0], "zz-games": msgspec.json.encode(games)}
+
+
+def json_blocks(data: Mapping[str, bytes]) -> str:
+    r"""``data`` as ``<script type="application/json">`` blocks; a ``<`` is written ``\u003c``
+    (still the same JSON), so no text in it can close the script.
+
+    >>> json_blocks({"zz-x": b'{"a": "</script>"}'})
+    '<script type="application/json" id="zz-x">{"a": "\\u003c/script>"}</script>\n  '
+    """
+    return "".join(f'<script type="application/json" id="{name}">'
+                   f'{body.decode().replace("<", chr(92) + "u003c")}</script>\n  '
+                   for name, body in data.items())
 
 
 def locate(path: str, root: Path, folders: Mapping[str, Path]) -> Path | None:
@@ -112,17 +141,23 @@ class Built:
     html: bytes
     etag: str
     preloaded: tuple[str, ...]
+    data: Mapping[str, bytes]
+    """The JSON blocks the page carries (``page_data``)."""
 
 
 class WebClient:
     """The files of ``web_dir`` as served: the page and the current version."""
 
     def __init__(self, web_dir: Path,
-                 games: Callable[[], Mapping[str, Path]] = game_folders) -> None:
+                 games: Callable[[], Mapping[str, Path]] = game_folders,
+                 data: Callable[[], Mapping[str, bytes]] = page_data) -> None:
         self.web_dir = web_dir
         self.games = games
         """The games' web folders by their place under ``/static/`` (asked each time: a game
         registered later is served too)."""
+        self.data = data
+        """The JSON blocks for the page (asked each time it is served: new words or games
+        make a new page)."""
         self._built: Built | None = None
 
     def _signature(self) -> tuple[tuple[str, int, int], ...]:
@@ -147,8 +182,10 @@ class WebClient:
     def current(self) -> Built | None:
         """The page as of now (``None``: there is no ``index.html``)."""
         signature = self._signature()
-        if self._built is None or self._built.signature != signature:
-            self._built = self._build(signature)
+        data = dict(self.data())
+        if (self._built is None or self._built.signature != signature
+                or self._built.data != data):
+            self._built = self._build(signature, data)
         return self._built if self._built.html else None
 
     @property
@@ -164,6 +201,13 @@ class WebClient:
         stamp = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
         return built is not None and stamp in built.stamps
 
+    def game_modules(self) -> list[str]:
+        """Each game's web modules (``games/NAME/x.js``): the client imports them all as soon
+        as it has the list of games (js/games.js), so the page preloads them (and what they
+        import) too."""
+        return [f"{place}/{path.name}" for place, folder in sorted(self.games().items())
+                for path in sorted(folder.glob("*.js"))]
+
     def _read(self, name: str) -> str | None:
         found = self.locate(name)
         try:
@@ -171,7 +215,8 @@ class WebClient:
         except (OSError, UnicodeDecodeError):
             return None
 
-    def _build(self, signature: tuple[tuple[str, int, int], ...]) -> Built:
+    def _build(self, signature: tuple[tuple[str, int, int], ...],
+               data: Mapping[str, bytes]) -> Built:
         digest = hashlib.sha256()
         for path, _, _ in signature:
             digest.update(path.encode())
@@ -180,17 +225,24 @@ class WebClient:
         version = digest.hexdigest()[:12]
         page = self._read("index.html")
         if page is None:
-            return Built(signature, frozenset(signature), version, b"", "", ())
-        preloaded = closure(ENTRY.findall(page), self._read)
+            return Built(signature, frozenset(signature), version, b"", "", (), data)
+        entries = ENTRY.findall(page)
+        preloaded = closure(entries, self._read)
+        games = [name for name in self.game_modules() if name not in preloaded]
+        wanted = [*preloaded, *games,
+                  *(name for name in closure([*entries, *games], self._read)
+                    if name not in preloaded and name not in games
+                    and self._read(name) is not None)]
         links = "".join(f'<link rel="modulepreload" href="{PREFIX}{name}">\n  '
-                        for name in preloaded)
+                        for name in wanted)
         entry = ENTRY.search(page)
-        if entry is not None and links:
-            page = page[:entry.start()] + links + page[entry.start():]
+        if entry is not None:
+            page = page[:entry.start()] + json_blocks(data) + links + page[entry.start():]
         page = STATIC_URL.sub(rf"\g<1>{VERSIONED}{version}/", page)
         html = page.encode()
         etag = '"' + hashlib.sha256(html).hexdigest()[:16] + '"'
-        return Built(signature, frozenset(signature), version, html, etag, tuple(preloaded))
+        return Built(signature, frozenset(signature), version, html, etag, tuple(preloaded),
+                     data)
 
 
 def _lookup(found: Path | None) -> tuple[str, os.stat_result | None]:

@@ -18,7 +18,10 @@ from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, NoReturn
+
+import msgspec
 
 from zackzack.bots import Bot, BotSpec, parse_bot
 from zackzack.clock import VirtualClock
@@ -77,8 +80,7 @@ class Config:
                 raise ValueError("a round trip must be 0 to 5000 ms")
 
 
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
+class RoundRecord(msgspec.Struct, frozen=True, gc=False):
     """One round: its winner (``None``: nobody), length in game ms and in accepted actions,
     and how many automatic steps (Nichts geht mehr, stalemate flips) it needed."""
 
@@ -89,8 +91,7 @@ class RoundRecord:
     scores: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
+class MatchRecord(msgspec.Struct, frozen=True, gc=False):
     """One match: its rounds, each seat's place and final score, and each bot's misses."""
 
     index: int
@@ -179,11 +180,12 @@ def play_live(config: Config, index: int) -> tuple[MatchRecord, Table[Any, Any, 
                    [(bot.wrong_cards, bot.too_late) for bot in bots]), table
 
 
-def play_fast(config: Config, index: int) -> tuple[MatchRecord, fast.Match]:
-    """Match ``index`` of ``config`` on the fast path (no network); the match played."""
+def play_fast(config: Config, index: int, log: bool = False) -> tuple[MatchRecord, fast.Match]:
+    """Match ``index`` of ``config`` on the fast path (no network); the match played, its
+    table's log kept if ``log``."""
     settings = Settings() if config.compensation else Settings(compensation_ms=0)
     match = fast.Match(game(config.game), config.options, config.bots,
-                       match_seed(config.seed, index), settings)
+                       match_seed(config.seed, index), settings, log)
     running = match.play(until=MAX_GAME_HOURS * 3600.0)
     table = match.table
     result = table.match.result
@@ -203,12 +205,11 @@ def _stuck(config: Config, index: int, table: Table[Any, Any, Any, Any, Any],
 
 def _record(index: int, rounds: list[RoundRecord], result: Any,
             misses: list[tuple[int, int]]) -> MatchRecord:
-    seats = range(len(misses))
-    score = {placing.seat: placing.score for placing in result.placings}
+    placings = sorted(result.placings, key=attrgetter("seat"))  # one per seat
     return MatchRecord(
-        index, tuple(rounds), tuple(result.place_of(seat) for seat in seats),
-        tuple(score[seat] for seat in seats),
-        tuple(wrong for wrong, _ in misses), tuple(late for _, late in misses))
+        index, tuple(rounds), tuple([p.place for p in placings]),
+        tuple([p.score for p in placings]),
+        tuple([wrong for wrong, _ in misses]), tuple([late for _, late in misses]))
 
 
 def _chunk(config: Config, start: int, count: int) -> list[MatchRecord]:

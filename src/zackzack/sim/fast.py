@@ -16,8 +16,8 @@ simulated match's log replays through the live table to the same events and resu
 >>> match.play(until=3600.0)  # nothing is left to do: the match is over
 False
 >>> winner, ms, actions, steps, scores = match.rounds[0]
->>> match.table.match.result is not None, actions > 2, len(match.table.log) >= actions
-(True, True, True)
+>>> match.table.match.result is not None, actions > 2, match.table.log  # kept only if asked
+(True, True, [])
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
 from typing import Any
 
-from zackzack.bots.bot import _CHANGE, _END, _OWN, _START, Brain, _brain
+from zackzack.bots.bot import CHANGE, END, OWN, START, strategy
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec
 from zackzack.clock import VirtualTimer
@@ -42,6 +42,7 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
+from zackzack.games.registry import Brain
 from zackzack.table import ONE_HAND_PAUSE_MS, Phase, RoundScored, Settings, Table
 
 ACTIONS = frozenset({"played", "drew", "moved"})
@@ -49,6 +50,7 @@ ACTIONS = frozenset({"played", "drew", "moved"})
 STEPS = frozenset({"rotated", "flipped", "reshuffled"})
 """Event kinds that are an automatic step: Nichts geht mehr, a stalemate flip or reshuffle."""
 
+_BITS = QUANTILE_BITS
 _LOW = (1 << QUANTILE_BITS) - 1
 _TWO_DRAWS = 2 * QUANTILE_BITS
 _PAUSE = ONE_HAND_PAUSE_MS / 1000
@@ -106,22 +108,24 @@ class Match:
     """A match of ``rules`` between bots (``specs``, one per seat), played as fast as can be.
 
     The match is the table's clock; :meth:`play` runs it. ``rounds`` collects each round's
-    record as :func:`zackzack.sim.play_match` reports it.
+    record as :func:`zackzack.sim.play_match` reports it. The table keeps its log of
+    actions only with ``log`` (to replay the match).
     """
 
     def __init__(self, rules: Rules, options: Any, specs: Sequence[BotSpec], seed: int,
-                 settings: Settings = Settings()) -> None:
+                 settings: Settings = Settings(), log: bool = False) -> None:
         self._now = 0.0
         self._queue: list[tuple[float, int, int, Any]] = []
         """The table's timers and the hands on their way, by time and then queue number."""
         self._decisions: list[tuple[float, int, Seat]] = []
         """The bots' decisions being thought about, likewise; void ones are skipped."""
         self._seq = 0
-        self.table = table = Table(rules, options, clock=self, seed=seed, settings=settings)
+        self.table = table = Table(rules, options, clock=self, seed=seed, settings=settings,
+                                   keep_log=log)
         self.rng = rng = random.Random(seed ^ 0x5EED)
         self._bits = rng.getrandbits
         self._random = rng.random
-        brain, self._codes = _brain(rules.INFO.name)
+        brain, self._codes = strategy(rules.INFO.name)
         self.seats = [Seat(brain(options, seat, spec.strategy, rng), seat, spec,
                            options.one_hand(seat)) for seat, spec in enumerate(specs)]
         self._meanings = _MEANINGS.setdefault(rules.INFO.name, {})
@@ -186,12 +190,9 @@ class Match:
         meanings = self._meanings
         decisive = 0
         changed = False
-        own: list[int] = []
+        own: list[int] | None = None
         for event in events:
-            meaning = meanings.get(type(event))
-            if meaning is None:
-                meaning = self._meaning(event)
-            tally, code = meaning
+            tally, code = meanings.get(type(event)) or self._meaning(event)
             if tally:
                 if tally == _TALLY_ACTION:
                     self._actions += 1
@@ -201,16 +202,18 @@ class Match:
                     self._scored(event)
             if decisive or not code:
                 continue
-            if code == _CHANGE:
+            if code == CHANGE:
                 changed = True
-            elif code == _OWN:
+            elif code == OWN:
+                if own is None:
+                    own = []
                 own.append(event.seat)  # type: ignore[attr-defined]
             else:
                 decisive = code
-        if decisive == _START:
+        if decisive == START:
             for seat in self.seats:
                 self._start(seat)
-        elif decisive == _END:
+        elif decisive == END:
             for seat in self.seats:
                 self._halt(seat)
         elif changed:
@@ -218,16 +221,19 @@ class Match:
             bits = self._bits
             decisions = self._decisions
             decisions.clear()  # only a seat with a free hand thinks, and each is replanned
+            number = self._seq
             for seat in self.seats:  # _plan, inlined: this is the simulation's hottest loop
                 if len(seat.busy) < seat.hands:
                     draw = bits(_TWO_DRAWS)
                     when = now + seat.think[draw & _LOW] * seat.scale
                     if not seat.landing:
-                        when += seat.perception[draw >> QUANTILE_BITS]
+                        when += seat.perception[draw >> _BITS]
                     if when < seat.frozen:
                         when = seat.frozen
-                    number = seat.planned = self._seq = self._seq + 1
+                    number += 1
+                    seat.planned = number
                     heappush(decisions, (when, number, seat))
+            self._seq = number
         elif own:
             for seat in self.seats:
                 if seat.seat in own and len(seat.busy) < seat.hands:

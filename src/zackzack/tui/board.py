@@ -1,4 +1,4 @@
-"""What both game boards share: the session they show, the keys, who is who, what was seen."""
+"""What every game's board shares: the session they show, the keys, who is who, what was seen."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widget import Widget
 
+from zackzack.games.base import Event
 from zackzack.table import TableView
 from zackzack.tui.cards import Block
 from zackzack.tui.keys import Command, Scheme
@@ -122,6 +123,11 @@ class Board(Widget):
     def command(self, command: Command) -> bool:
         """Act on ``command``; whether it meant something on this board."""
         return False
+
+    def readable(self, event: Event, line: str) -> str:
+        """The log's sentence ``line`` about ``event``, with its cards written as this board
+        shows them (the event itself is never changed)."""
+        return line
 
     def chosen(self) -> bool:
         """Whether a card is chosen on screen for Enter to play (boards with a cursor)."""

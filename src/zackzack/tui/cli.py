@@ -22,7 +22,7 @@ import sys
 from zackzack.describe import LANGS
 from zackzack.games import REGISTRY, registered
 from zackzack.tui.app import PlayApp, SessionMaker
-from zackzack.tui.keys import LAYOUTS
+from zackzack.tui.keys import KEYBOARDS
 from zackzack.tui.online import (
     PASSWORD_ENV,
     LobbyClient,
@@ -73,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same deal")
     parser.add_argument("--lang", choices=LANGS, default=None,
                         help="de or en (default: the system locale)")
-    parser.add_argument("--keys", choices=tuple(LAYOUTS), default=None,
+    parser.add_argument("--keys", choices=KEYBOARDS, default=None,
                         help="Schnelllauf: the keyboard layout the key labels follow "
                              "(default: qwertz with --lang de, else qwerty)")
 
@@ -99,8 +99,7 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
         return seat_maker(url, code, args.name, lang)
     game = args.game
     if game is None and (args.local_two or args.handicap):
-        game = next((g.name for g in registered()  # the one game that has them
-                     if g.front.handicaps or g.front.local_two), None)
+        game = only_game(args.local_two, bool(args.handicap))
     if game is None:
         if args.bots or args.tournament or args.option:
             raise ValueError(f"name the game first: zackzack play {'|'.join(REGISTRY)} …")
@@ -110,6 +109,24 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     chosen = Setup(game, bots, args.tournament, handicap, args.local_two, args.name,
                    args.seed, tuple(args.option))
     return lambda: session(chosen, lang)
+
+
+def only_game(local_two: bool, handicap: bool) -> str:
+    """The one game that has ``--local-two`` and ``--handicap`` as asked, when no game is
+    named; none or several raise ``ValueError`` (name the game then).
+
+    >>> only_game(True, True)
+    'schnelllauf'
+    """
+    asked = [option for option, given in (("--local-two", local_two), ("--handicap", handicap))
+             if given]
+    found = [g.name for g in registered()
+             if (g.front.local_two or not local_two) and (g.front.handicaps or not handicap)]
+    if len(found) != 1:
+        raise ValueError(f"{' and '.join(asked)}: "
+                         + (f"{', '.join(found)} have it; name the game: zackzack play "
+                            f"{'|'.join(found)} …" if found else "no game has it"))
+    return found[0]
 
 
 def terminal() -> bool:

@@ -12,35 +12,41 @@ True
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from zackzack import table
-from zackzack.games import game
 from zackzack.games.base import Event, Rules, convert
 from zackzack.table import TableView
 
-
-@functools.cache
-def _events(name: str) -> dict[str, type[Event]]:
-    """Every event class of the table and of the game called ``name``, by its ``type``."""
-    return {kind.kind: kind for kind in (*table.EVENTS, *game(name).EVENTS)}
+_EVENTS: dict[Any, dict[str, type[Event]]] = {}
+_VIEWS: dict[Any, Any] = {}
 
 
-@functools.cache
-def _view_type(name: str) -> Any:
-    """``TableView[View]`` for the game called ``name``, made at run time."""
-    generic: Any = TableView
-    return generic[game(name).View]
+def _events(rules: Rules) -> dict[str, type[Event]]:
+    """Every event class of the table and of the game ``rules``, by its ``type`` (kept by
+    the rules themselves, not their name: a name registered again brings its own)."""
+    found = _EVENTS.get(rules)
+    if found is None:
+        found = _EVENTS[rules] = {kind.kind: kind for kind in (*table.EVENTS, *rules.EVENTS)}
+    return found
+
+
+def _view_type(rules: Rules) -> Any:
+    """``TableView[View]`` for the game ``rules``, made at run time (kept like ``_events``)."""
+    found = _VIEWS.get(rules)
+    if found is None:
+        generic: Any = TableView
+        found = _VIEWS[rules] = generic[rules.View]
+    return found
 
 
 def decode_event(rules: Rules, data: Any) -> Event | None:
     """An event of ``rules``' game or the table (``None``: a type this client does not know)."""
-    kind = _events(rules.INFO.name).get(str(data.get("type"))) if isinstance(data, dict) else None
+    kind = _events(rules).get(str(data.get("type"))) if isinstance(data, dict) else None
     return None if kind is None else convert(data, kind)
 
 
 def decode_view(rules: Rules, data: Any) -> TableView:
     """A table view whose ``state`` is the game's ``View``."""
-    view: TableView = convert(data, _view_type(rules.INFO.name))
+    view: TableView = convert(data, _view_type(rules))
     return view

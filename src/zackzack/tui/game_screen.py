@@ -20,7 +20,6 @@ from zackzack.race import SLOW_RTT_MS
 from zackzack.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.tui import keys
 from zackzack.tui.board import Board
-from zackzack.tui.cards import readable
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
 from zackzack.tui.lobby import waiting
 from zackzack.tui.results import Results, unit
@@ -55,8 +54,7 @@ class GameScreen(Screen[None]):
         (``qwerty``, ``qwertz``, ``azerty``; ``None``: the usual one for ``lang``)."""
         super().__init__()
         self.session, self.lang, self.again = session, lang, again
-        self.board: Board = entry(session.rules.INFO.name).part("board").make(
-            session, lang, layout)
+        self.board: Board = entry(session.rules.INFO.name).board(session, lang, layout)
         self.scheme = self.board.scheme
         self.log_lines: deque[Text] = deque(maxlen=50)
         self.feedback = Text("")
@@ -86,7 +84,7 @@ class GameScreen(Screen[None]):
         yield Static(id="banner")
         yield Static(id="feedback")
         yield Static(id="log")
-        yield Static(Text(tr(self.scheme.bar, self.lang, **self.scheme.bar_fields())), id="keys")
+        yield Static(Text(tr(self.scheme.bar, self.lang, **self.scheme.bar_fields)), id="keys")
         yield TooSmall(self.lang)
 
     def on_mount(self) -> None:
@@ -134,7 +132,8 @@ class GameScreen(Screen[None]):
             return tr("match_ended", self.lang, placings=", ".join(
                 f"{p.place}. {self.board.name_of(p.seat)} ({p.score} {what})"
                 for p in event.result.placings))
-        return describe(readable(event), seats, self.lang, seat=reader, now=self.session.now())
+        return self.board.readable(event, describe(event, seats, self.lang, seat=reader,
+                                                   now=self.session.now()))
 
     def refused(self, seat: int, code: str, reason: str, lost: Lost | None = None) -> None:
         """Say clearly why an action was refused: too late (and to whom), does not fit, …"""

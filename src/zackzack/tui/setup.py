@@ -4,6 +4,11 @@
 (3, 4)
 >>> options(Setup("unter-spannung", bots=("pro",), options=("countdown_ms=0",))).players
 2
+>>> options(Setup("unter-spannung", options=("players=5",)))
+Traceback (most recent call last):
+...
+zackzack.tui.setup.SetupError: --option players=5: the bots and the people here make 3 \
+players; choose them with --bots
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from zackzack.bots import LEVELS, Bot, parse_bot
 from zackzack.demo import NAMES
 from zackzack.games import REGISTRY, entry
 from zackzack.games.errors import OptionsError
+from zackzack.games.registry import old_handicap
 from zackzack.table import LIVE, Settings, Table
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.session import Seat
-from zackzack.tui.texts import known, level, tr
+from zackzack.tui.texts import level, tr
 
 GAMES = REGISTRY
 """The games, by name (the registry's)."""
@@ -27,15 +33,28 @@ GAMES = REGISTRY
 
 class SetupError(ValueError):
     """A setup that cannot be played: ``str()`` for the command line (naming its options),
-    ``key`` and ``fields`` the text for the start screen (:func:`SetupError.say`)."""
+    ``keys`` and ``fields`` the sentences for the start screen (:func:`SetupError.say`).
 
-    def __init__(self, message: str, key: str, **fields: str) -> None:
+    >>> SetupError("…", "e_bots", game="Schnelllauf", low="2", high="2", bots="3").say("de")
+    'Schnelllauf ist für 2 Spieler: 3 Bots passen nicht.'
+    >>> SetupError("…", "e_bot", spec="x", levels="beginner, pro").say("de")
+    'Unbekannter Bot „x“ – die Stufen sind Anfänger, Profi.'
+    """
+
+    def __init__(self, message: str, *keys: str, **fields: str) -> None:
         super().__init__(message)
-        self.key, self.fields = key, fields
+        self.keys, self.fields = keys, fields
 
     def say(self, lang: str) -> str:
-        """The complaint in ``lang``, in the start screen's words."""
-        return tr(self.key, lang, **self.fields) if known(self.key) else str(self)
+        """The complaint in ``lang``, in the catalogue's words (``e_bots`` for a game of
+        exactly ``low`` players says ``e_bots_exactly``; ``levels`` are named in ``lang``)."""
+        fields = dict(self.fields)
+        if "levels" in fields:
+            fields["levels"] = ", ".join(level(name, lang) for name in
+                                         fields["levels"].split(", "))
+        keys = [f"{key}_exactly" if key == "e_bots" and self.fields.get("low")
+                == self.fields.get("high") else key for key in self.keys]
+        return " ".join(tr(key, lang, **fields) for key in keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +95,9 @@ class Setup:
         if not low <= players <= high:
             bots = f"{low - 1} to {high - 1}" if low < high else str(low - 1)
             two = " (or two people at one keyboard and no bot)" if found.front.local_two else ""
+            keys = ("e_bots", "e_local_two") if found.front.local_two else ("e_bots",)
             raise SetupError(f"{title} is for {low} to {high} players: {bots} bot(s){two}, "
-                             f"not {len(self.opponents)}", "e_bots", game=title, low=str(low),
+                             f"not {len(self.opponents)}", *keys, game=title, low=str(low),
                              high=str(high), bots=str(len(self.opponents)))
         options(self)
 
@@ -92,18 +112,34 @@ class Setup:
 def options(setup: Setup) -> Any:
     """The game's options for ``setup``; bad ones raise ``SetupError``."""
     found = entry(setup.game)
+    for spec in setup.handicap:
+        new = old_handicap(spec)
+        if new is not None:
+            raise SetupError(f"--handicap {spec}: a handicap now names the player by number "
+                             f"(you are 1): write --handicap {new}", "e_handicap_old",
+                             item=spec, new=new)
     try:
         data = found.options_from_args(setup.options)
         if "players" in found.fields():
-            data["players"] = len(setup.opponents) + (2 if setup.local_two else 1)
+            players = len(setup.opponents) + (2 if setup.local_two else 1)
+            if data.get("players", players) != players:
+                raise SetupError(
+                    f"--option players={data['players']}: the bots and the people here make "
+                    f"{players} players; choose them with --bots", "e_players",
+                    game=found.title, given=str(data["players"]), players=str(players))
+            data["players"] = players
         if setup.tournament:
             data["tournament"] = True
         if setup.handicap:
             data |= found.handicap(setup.handicap, data)
         return found.rules.parse_options(data)
+    except SetupError:
+        raise
     except ValueError as error:  # OptionsError too
-        key = "e_handicap" if setup.handicap and not isinstance(error, OptionsError) else ""
-        raise SetupError(str(error), key, item=", ".join(setup.handicap)) from None
+        key = "e_handicap" if setup.handicap and not isinstance(error, OptionsError) else \
+            "e_options"
+        raise SetupError(str(error), key, game=found.title, item=", ".join(setup.handicap),
+                         options=", ".join((*setup.options, *setup.handicap)) or "–") from None
 
 
 def _bot(spec: str) -> BotMaker:

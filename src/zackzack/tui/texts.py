@@ -17,9 +17,6 @@ from typing import Any
 
 from zackzack.words import LANGS, catalogue
 
-_TEXT: dict[str, dict[str, str]] = {lang: catalogue(lang)["terminal"] for lang in LANGS}
-"""The catalogue's ``terminal`` words (``zackzack.words``), by language, as first read."""
-
 
 def tr(key: str, lang: str = "en", **fields: Any) -> str:
     """The text ``key`` in ``lang`` (English if unknown) with ``fields`` filled in."""

@@ -9,6 +9,14 @@ and the browser's ``describe.js`` alike), ``terminal`` (``tui/texts.py``) and ``
 (``str.format`` in Python, the same braces in ``i18n.js``); a word for a count has the
 plural under ``key`` and the singular under ``key_1`` (as ``i18n.count`` reads them).
 
+Two games may both have an event ``played``, so a game's own event sentences are keyed by
+the game's name: ``<game>.<kind>`` (and ``<game>.<kind>_you``), say ``hoeher.played``;
+``describe`` says an event of that game by that key, filling in the event's fields (and
+``who`` for its ``seat``), with no code of the game's. Unter Spannung's and Schnelllauf's
+keys predate the rule and stay plain (``played``, ``played_on``: ``describe.js`` names
+them). A game kept outside ``games/`` (a test's) is read once :func:`add_folder` names its
+folder, which :func:`zackzack.games.register` does.
+
 >>> catalogue("de")["events"]["drew_own"]
 '{who} zieht {card} (noch {left})'
 >>> sorted(placeholders("{who} legt {card} – „{value}!“"))
@@ -51,6 +59,13 @@ def add_folder(folder: Path) -> None:
     """Read words from ``folder`` too (a game kept outside ``games/``, a test's game)."""
     if folder not in _folders:
         _folders.append(folder)
+        reload()
+
+
+def remove_folder(folder: Path) -> None:
+    """Stop reading words from ``folder`` (added by :func:`add_folder`; others: nothing)."""
+    if folder in _folders:
+        _folders.remove(folder)
         reload()
 
 

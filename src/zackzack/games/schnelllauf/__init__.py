@@ -56,6 +56,7 @@ from zackzack.games.base import (
 from zackzack.games.errors import (
     BadAction,
     DoesNotFit,
+    IllegalAction,
     LogError,
     NoSuchPile,
     NoSuchSeat,
@@ -509,7 +510,7 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
     places = state.layouts[seat]
     for index in range(PLACES):
         place = places[index]
-        if place and place[-1] == card:
+        if place and place[-1] is card:  # one object per card
             break
     else:
         raise NotYourCard(f"{card} is not face up in your layout")
@@ -517,7 +518,7 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
     wrap = state.options.wrap
     if rank:
         if rank not in state.fitting[p]:
-            _miss(state, p, action)
+            raise _miss(state, p, action)  # made here, raised here: one frame less to unwind
         stands: frozenset[int] | None = _SINGLE[rank]
         fitting = _NEIGHBOURS[wrap][rank]
     else:
@@ -542,16 +543,16 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
     return events
 
 
-def _miss(state: State, p: int, action: Play) -> None:
-    """Raise ``TooLate`` if the card fitted the version the player aimed at, else ``DoesNotFit``."""
+def _miss(state: State, p: int, action: Play) -> IllegalAction:
+    """``TooLate`` if the card fitted the version the player aimed at, else ``DoesNotFit``."""
     seen, version, card = action.seen, state.versions[p], action.card
     if seen is not None:
         if not 0 <= seen <= version:
-            raise BadAction(f"pile {p} version {seen} has not happened (now {version})")
+            return BadAction(f"pile {p} version {seen} has not happened (now {version})")
         if seen < version and fits(card, state.history[p][seen], state.options.wrap):
-            raise TooLate(f"{card} fitted pile {p} at version {seen}, but now "
-                          f"{_describe(state, p)} lies on top", pile=p, seen=seen)
-    raise DoesNotFit(f"{card} does not fit {_describe(state, p)} on pile {p}")
+            return TooLate(f"{card} fitted pile {p} at version {seen}, but now "
+                           f"{_describe(state, p)} lies on top", pile=p, seen=seen)
+    return DoesNotFit(f"{card} does not fit {_describe(state, p)} on pile {p}")
 
 
 def _describe(state: State, p: int) -> str:
@@ -678,8 +679,10 @@ def view(state: State, seat: int | None) -> View:
 
 def _show(state: State, seat: int) -> tuple[tuple[Card | None, int], ...]:
     """``seat``'s layout as views show it, kept until the layout changes."""
-    shown = state.shown[seat] = tuple([(place[-1], len(place) - 1) if place else _NO_PLACE
-                                       for place in state.layouts[seat]])
+    places: list[tuple[Card | None, int]] = []
+    for place in state.layouts[seat]:  # a loop, not a comprehension: one call less
+        places.append((place[-1], len(place) - 1) if place else _NO_PLACE)
+    shown = state.shown[seat] = tuple(places)
     return shown
 
 
@@ -822,8 +825,10 @@ def holdings_after(state: State) -> list[list[Card]]:
     """
     if not state.over:
         raise ValueError("the round is not over")
-    held = [[*reserve, *(card for place in places for card in place)]
-            for reserve, places in zip(state.reserves, state.layouts, strict=True)]
+    held = [list(reserve) for reserve in state.reserves]
+    for seat, places in enumerate(state.layouts):
+        for place in places:
+            held[seat].extend(place)
     piles = state.discard_piles
     if state.winner is None:
         for seat in range(2):

@@ -33,6 +33,7 @@ _MOVE, _JOKER = 5.0, -100.0
 _Reach = frozenset[int]
 _reach_cache: dict[tuple[frozenset[int] | None, bool], _Reach] = {}
 _SINGLE = tuple(frozenset({rank}) for rank in range(14))
+_NONE: frozenset[int] = frozenset()
 
 
 def reach(stands: frozenset[int] | None, wrap: bool) -> _Reach:
@@ -90,14 +91,14 @@ class Brain:
         stands0, stands1 = view.stands
         fit0 = None if top0 is None else reaches.get(stands0) or self._reach(stands0)
         fit1 = None if top1 is None else reaches.get(stands1) or self._reach(stands1)
-        blocked: set[int] = set()
+        blocked: set[int] | frozenset[int] = _NONE
         if busy:
             fit0, fit1, blocked = self._avoid(view, busy, fit0, fit1)
         plays: list[tuple[int, sl.Card, int]] = []
         empty = source = -1
         deepest = 0
         for place, (card, under) in enumerate(view.layouts[self.seat]):
-            if place in blocked:
+            if blocked and place in blocked:
                 continue
             if card is None:
                 if empty < 0:
@@ -110,30 +111,32 @@ class Brain:
                 plays.append((place, card, 0))
             if fit1 is not None and (rank == 0 or rank in fit1):
                 plays.append((place, card, 1))
-        move = sl.Move(source, empty) if empty >= 0 and deepest else None
+        can_move = empty >= 0 and deepest > 0
         if not self.smart:
-            count = len(plays) + (move is not None)
+            count = len(plays) + can_move
             pick = self.rng.randrange(count) if count else -1
             if pick < 0 or pick == len(plays):
-                return move
-        elif len(plays) == 1 and (plays[0][1].rank or move is None):
+                return sl.Move(source, empty) if can_move else None
+        elif len(plays) == 1 and (plays[0][1].rank or not can_move):
             pick = 0
         elif plays:
-            pick = self._best(view, plays, (fit0, fit1), move is not None)
+            pick = self._best(view, plays, (fit0, fit1), can_move)
             if pick < 0:
-                return move
+                return sl.Move(source, empty)
         else:
-            return move
+            return sl.Move(source, empty) if can_move else None
         _, card, pile = plays[pick]
         return sl.Play(card, pile, view.versions[pile])
 
     def mistake(self, view: sl.View) -> Action | None:
         """A face-up card onto a started pile it does not fit, if there is one."""
+        started = [(pile, reach(stands, self.wrap)) for pile, (top, stands)
+                   in enumerate(zip(view.tops, view.stands, strict=True)) if top is not None]
         wrong = []
         for card, _ in view.layouts[self.seat]:
             if card is not None and card.rank:
-                for pile, (top, stands) in enumerate(zip(view.tops, view.stands, strict=True)):
-                    if top is not None and card.rank not in reach(stands, self.wrap):
+                for pile, fitting in started:
+                    if card.rank not in fitting:
                         wrong.append(sl.Play(card, pile, view.versions[pile]))
         return wrong[self.rng.randrange(len(wrong))] if wrong else None
 
@@ -162,10 +165,22 @@ class Brain:
               fits: tuple[_Reach | None, _Reach | None], move: bool) -> int:
         """The index of the best play, or -1 if the move is better than all of them."""
         places = view.layouts[self.seat]
-        mine = [card.rank if card is not None else -1 for card, _ in places]
-        theirs = [card.rank for card, _ in view.layouts[1 - self.seat]
-                  if card is not None and card.rank]
-        deep = any(under for _, under in places)
+        mine: list[int] = []  # the ranks of its face-up cards, jokers counted apart
+        jokers = 0
+        deep = False
+        for card, under in places:  # loops, not comprehensions: this runs per decision
+            if card is not None:
+                if card.rank:
+                    mine.append(card.rank)
+                else:
+                    jokers += 1
+            if under:
+                deep = True
+        theirs: list[int] = []
+        for card, _ in view.layouts[1 - self.seat]:
+            if card is not None and card.rank:
+                theirs.append(card.rank)
+        reaches = self.reaches
         best, best_score = -1, _MOVE if move else -1e9
         for i, (place, card, pile) in enumerate(plays):
             rank = card.rank
@@ -173,10 +188,13 @@ class Brain:
                 score = _JOKER
             else:
                 score = _PLAY + (_REVEAL if places[place][1] else _REFILL if deep else 0.0)
-                after = self.reaches.get(_SINGLE[rank]) or self._reach(_SINGLE[rank])
+                after = reaches.get(_SINGLE[rank]) or self._reach(_SINGLE[rank])
                 before = fits[pile]
-                for other, mine_rank in enumerate(mine):
-                    if other != place and (mine_rank == 0 or mine_rank in after):
+                # Every other face-up card of its own that fits after this one (the card
+                # itself never does: no rank is its own neighbour); all scores are whole.
+                score += _CHAIN * jokers
+                for mine_rank in mine:
+                    if mine_rank in after:
                         score += _CHAIN
                 for theirs_rank in theirs:
                     if before is not None and theirs_rank in before:

@@ -25,4 +25,4 @@ FRONT = Front(opponents=("normal",), handicaps={"pile": ("pile_size", 4),
               local_two=True, score="Cards left", score_key="cards_held",
               steps="stalemate flips", preview=("Qh", "*", "Ks"),
               rounds_per_match=rounds_per_match, calibration=(100, 25), ladder=True,
-              beta=BETA)
+              beta=BETA, actions=("play", "move"))

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -72,11 +73,13 @@ class Card(Notation):
     ([5, 9], True)
     """
 
-    __slots__ = ("_hash", "allowed", "spread", "value")
+    __slots__ = ("_hash", "allowed", "notation", "spread", "value")
     value: int
     spread: int
     allowed: frozenset[int]
     """The values that may be played on this card."""
+    notation: str
+    """How the card is written: ``7±2``."""
     _hash: int
     _ALL: ClassVar[dict[tuple[int, int], Card]] = {}
 
@@ -93,6 +96,7 @@ class Card(Notation):
         setter(card, "value", value)
         setter(card, "spread", spread)
         setter(card, "allowed", frozenset((wrap(value + spread), wrap(value - spread))))
+        setter(card, "notation", f"{value}±{spread}")
         setter(card, "_hash", value * 4 + spread)
         Card._ALL[value, spread] = card
         return card
@@ -128,7 +132,7 @@ class Card(Notation):
         return self._hash >= other._hash
 
     def __str__(self) -> str:
-        return f"{self.value}±{self.spread}"
+        return self.notation
 
     def __repr__(self) -> str:
         return f"Card(value={self.value}, spread={self.spread})"
@@ -393,9 +397,12 @@ def deal(options: Options, rng: random.Random) -> State:
     return State(options, hands, draw_piles, [*leftover, start], face_down=len(leftover))
 
 
+_VALUE: Final = operator.attrgetter("value")
+
+
 def minus_points(state: State) -> tuple[int, ...]:
     """The sum of the values in each hand (the winner's hand is empty)."""
-    return tuple(sum(card.value for card in hand) for hand in state.hands)
+    return tuple([sum(map(_VALUE, hand)) for hand in state.hands])
 
 
 def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
@@ -440,18 +447,20 @@ def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
 def _play(state: State, seat: int, action: Play) -> list[Event]:
     hand = state.hands[seat]
     card = action.card
-    try:
-        index = hand.index(card)
-    except ValueError:
-        raise NotYourCard(f"{card} is not in your hand") from None
-    if card.value not in state.discard_pile[-1].allowed:
+    for index in range(len(hand)):
+        if hand[index] is card:  # one object per card; ``==`` would try each card's ordering slots
+            break
+    else:
+        raise NotYourCard(f"{card} is not in your hand")
+    top = state.discard_pile[-1]
+    if card.value not in top.allowed:
         seen = action.seen
         if seen is not None and seen > state.version:
             raise BadAction(f"pile version {seen} has not happened yet (now {state.version})")
         if seen is not None and seen < state.version and card.value in state.tops[seen].allowed:
-            raise TooLate(f"{card} fitted {state.tops[seen]}, but {state.top} lies on top now",
+            raise TooLate(f"{card} fitted {state.tops[seen]}, but {top} lies on top now",
                           seen=seen)
-        raise DoesNotFit(f"{card} does not fit {state.top}")
+        raise DoesNotFit(f"{card} does not fit {top}")
     del hand[index]
     state.discard_pile.append(card)
     state.version += 1
@@ -507,14 +516,20 @@ _DRAW: Final = Draw()
 def view(state: State, seat: int | None) -> View:
     """What ``seat`` may see; ``None`` is a spectator, who sees no hand."""
     hands = state.hands
+    hand_counts: list[int] = []
+    draw_counts: list[int] = []
+    for hand in hands:  # loops, not map or comprehensions: a view is made for every decision
+        hand_counts.append(len(hand))
+    for pile in state.draw_piles:
+        draw_counts.append(len(pile))
     return View(
         seat,
         state.discard_pile[-1],
         state.version,
         len(state.discard_pile) + (state.last_card is not None),
         tuple(hands[seat]) if seat is not None else (),
-        tuple(map(len, hands)),
-        tuple(map(len, state.draw_piles)),
+        tuple(hand_counts),
+        tuple(draw_counts),
         state.rotations,
         state.winner,
         state.over,

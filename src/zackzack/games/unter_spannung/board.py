@@ -3,7 +3,15 @@
 A new round's hand is sorted by value and spread, so that the two values that fit are quick
 to find; from then on a card keeps its key while it is in the hand and a drawn card takes a
 free key (:class:`~zackzack.tui.keys.StableKeys`). The cursor (arrows, Enter) reaches every
-card, also those beyond the keys.
+card, also those beyond the keys. Spreads differ by colour *and* by a mark (● ±1, ◆ ±2,
+▲ ±3), so that the cards read without colour (``NO_COLOR``):
+
+>>> from zackzack.tui.cards import plain
+>>> print(plain(hand_card(us.Card(7, 2), key="1")))
+╭1───╮
+│ 7  │
+│◆±2 │
+╰────╯
 """
 
 from __future__ import annotations
@@ -11,21 +19,43 @@ from __future__ import annotations
 from rich.text import Text
 
 from zackzack.games import unter_spannung as us
+from zackzack.games.unter_spannung.keys import DrawCard, scheme
 from zackzack.table import TableView
 from zackzack.tui.board import Board, label
-from zackzack.tui.cards import Block, back, beside, us_card, us_top
+from zackzack.tui.cards import HEAVY, ROUND, Block, back, beside, frame
 from zackzack.tui.keys import (
     Command,
     Confirm,
-    DrawCard,
     HandCard,
     MoveCursor,
     Scheme,
     StableKeys,
-    unter_spannung,
+    hand_key,
 )
 from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
+
+SPREADS: dict[int, tuple[str, str]] = {1: ("●", "bold #5fafff"), 2: ("◆", "bold #ffaf5f"),
+                                       3: ("▲", "bold #d787ff")}
+"""Each spread's mark and colour (light ones, so that they stay bright without colour)."""
+
+
+def hand_card(card: us.Card, key: str = "", *, chosen: bool = False,
+              dim: bool = False) -> Block:
+    """A hand card: its key, its value and its spread with the mark."""
+    mark, colour = SPREADS[card.spread]
+    value = Text(f"{card.value:^4}", style="bold")
+    spread = Text(f"{mark}±{card.spread}", style=colour)
+    style = "bold bright_white" if chosen else ("dim" if dim else "")
+    return frame([value, spread], 4, key, HEAVY if chosen else ROUND, style)
+
+
+def top_card(card: us.Card) -> Block:
+    """The top card of the discard pile, large."""
+    mark, colour = SPREADS[card.spread]
+    value = Text(f"{card.value:^7}", style="bold reverse")
+    spread = Text(f"{mark} ±{card.spread}".center(7), style=colour)
+    return frame([value, spread], 7, style="bold")
 
 CARD_WIDTH = 7
 """A hand card's width with its gap."""
@@ -42,7 +72,7 @@ class UsBoard(Board):
         """Whether the arrows have been used (only then is the cursor drawn)."""
         self.top_row = 0
         """The first hand row on screen, when the hand has more rows than fit."""
-        self.keys = StableKeys()
+        self.keys: StableKeys[us.Card] = StableKeys()
         self.round: int | None = None
         """The round the cursor was shown in (a new round hides it again)."""
 
@@ -73,7 +103,7 @@ class UsBoard(Board):
 
     def key_of(self, card: us.Card) -> str:
         """The key that plays ``card`` now (``""``: none, or not in the hand)."""
-        return next((self.scheme.hand_key(place) for place, held in self.keyed()
+        return next((hand_key(place) for place, held in self.keyed()
                      if held == card), "")
 
     def versions(self, view: TableView) -> tuple[int, ...]:
@@ -122,7 +152,7 @@ class UsBoard(Board):
         roomy = self.size.height - len(others) - 5 - 4 * rows >= 2
         lines = [*others, Text("")] if roomy else others
         info = [label(f"{tr('pile', self.lang)} · {cards(state.discard_count, self.lang)}")]
-        blocks = [us_top(state.top)]
+        blocks = [top_card(state.top)]
         if self.seat is not None:
             blocks.append(back(state.draw_counts[self.seat]))
             draw = tr("draw_pile", self.lang, n=state.draw_counts[self.seat])
@@ -177,7 +207,7 @@ class UsBoard(Board):
         lines = [title]
         for start in range(first, last, per_row):
             lines += beside([
-                us_card(card, self.scheme.hand_key(place), dim=frozen,
+                hand_card(card, hand_key(place), dim=frozen,
                         chosen=self.cursor_shown and i == self.cursor)
                 for i, (place, card) in enumerate(hand[start:min(last, start + per_row)], start)])
         return lines
@@ -185,4 +215,4 @@ class UsBoard(Board):
 
 def make(session: Session, lang: str, layout: str | None = None) -> UsBoard:
     """The board for ``session`` (hand keys do not follow the keyboard's layout)."""
-    return UsBoard(session, unter_spannung(), lang)
+    return UsBoard(session, scheme(), lang)

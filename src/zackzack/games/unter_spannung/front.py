@@ -14,4 +14,5 @@ def rounds_per_match(options: Options) -> int:
 FRONT = Front(opponents=("normal", "normal"), score="Minus pts", score_key="minus_points",
               steps="Nichts geht mehr", preview=("7±2", "5±1", "9±3"),
               rounds_per_match=rounds_per_match, calibration=(6000, 500),
-              rated_options=("players", "tournament"))
+              rated_options=("players", "tournament"),
+              actions=("play", "draw"))

@@ -2,6 +2,7 @@
 // switches (language, speech, help), toasts and the keyboard.
 
 import { $, h, store } from "./dom.js";
+import { GAME_LIST, LEARN_GAMES } from "./games.js";
 import { icon } from "./icons.js";
 import { lang, onLang, setLang, t, translateStatic } from "./i18n.js";
 import { announce } from "./live.js";
@@ -105,13 +106,13 @@ function route(params = {}) {
     page = replay.mountList(root, app);
   } else if ((m = /^\/leaderboard(?:\/([\w-]+))?\/?$/.exec(path))) {
     document.body.dataset.page = "leaderboard";
-    page = leaderboard.mount(root, app, { game: m[1] ?? "unter-spannung" });
+    page = leaderboard.mount(root, app, { game: m[1] ?? GAME_LIST[0]?.name });
   } else if ((m = /^\/players\/([^/]+)\/?$/.exec(path))) {
     document.body.dataset.page = "profile";
     let name = m[1];
     try { name = decodeURIComponent(name); } catch { /* keep it as it came */ }
     page = profile.mount(root, app, { name });
-  } else if ((m = /^\/(rules|learn)\/(unter-spannung|schnelllauf)\/?$/.exec(path))) {
+  } else if ((m = /^\/(rules|learn)\/([\w-]+)\/?$/.exec(path)) && LEARN_GAMES.includes(m[2])) {
     document.body.dataset.page = m[1]; // the rules of a game, or its tutorial (js/learn.js)
     page = (m[1] === "rules" ? rules : learn).mount(root, app, { game: m[2] });
   } else {
@@ -204,7 +205,7 @@ function toggleHelp() {
 // The help's way to the rules and the tutorial: of the game on screen, else of both.
 function learnLinks(game) {
   const close = () => $("#help").close();
-  return h("div", { class: "help-learn" }, (game ? [game] : rules.LEARN_GAMES).map((g) =>
+  return h("div", { class: "help-learn" }, (game ? [game] : LEARN_GAMES).map((g) =>
     h("p", {},
       h("a", { href: `/rules/${g}`, "data-link": "", onclick: close },
         t("learn_help_rules", { game: lobby.GAMES[g].title })), " · ",

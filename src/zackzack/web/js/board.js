@@ -22,23 +22,18 @@ export function plate(seat) {
     h("span", { class: "sr-only plate-say" }));
 }
 
-// The counts a plate stands for, in words, from the view the board shows (`ctx.view()`).
-function plateCounts(ctx, seat) {
+// The counts a plate stands for, in words, from the view the board shows (`ctx.view()`): of
+// a hand and a draw pile, unless the board gives its own (`updatePlate`'s `countsOf`).
+function handCounts(ctx, seat) {
   const state = ctx.view?.()?.state;
   if (!state) return null;
-  if (ctx.game === "schnelllauf") {
-    const layout = state.layouts?.[seat];
-    if (!layout) return null;
-    const n = layout.reduce((sum, [card, under]) => sum + (card ? 1 + under : 0), 0);
-    return { text: `${count("a11y_layout", n)}, ${t("a11y_reserve", { n: state.reserve_counts[seat] })}` };
-  }
   const hand = state.hand_counts?.[seat] ?? (seat === ctx.me() ? state.hand?.length : undefined);
   if (hand === undefined) return null;
   const draw = state.draw_counts?.[seat] ?? 0;
   return { hand, draw, text: `${count("a11y_hand", hand)}, ${t("a11y_draw", { n: draw })}` };
 }
 
-export function updatePlate(el, seat, ctx) {
+export function updatePlate(el, seat, ctx, countsOf = handCounts) {
   const info = ctx.seatInfo(seat);
   const name = ctx.name(seat);
   el.querySelector(".plate-name").textContent = name;
@@ -66,7 +61,7 @@ export function updatePlate(el, seat, ctx) {
   awayEl.textContent = away ? t("disconnected") : "";
   el.style.setProperty("--seat", `var(--seat-${seat % 6})`);
 
-  const counts = plateCounts(ctx, seat);
+  const counts = countsOf(ctx, seat);
   const who = seat === ctx.me() && seat !== null ? t("a11y_plate_you", { name }) : name;
   const said = [counts?.text, away ? t("disconnected") : "", slow ? t("lag_mark_slow") : ""].filter(Boolean);
   el.dataset.say = said.length ? t("a11y_plate", { who, counts: said.join(", ") }) : who;
@@ -172,6 +167,14 @@ export function bump(el) {
 }
 
 export const HINTS_KEY = "zz.hints";
+
+// What every board shares: its hints (H) on or off, then its marks drawn again (its `mark()`).
+export class Hinted {
+  setHints(on) {
+    this.hints = Boolean(on);
+    this.mark();
+  }
+}
 
 // The hint key of both boards: turn the marks on or off, say so, remember it.
 export function toggleHints(board) {

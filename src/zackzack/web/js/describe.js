@@ -17,6 +17,16 @@ export function describe(event, { game, who, me = null, now = 0 }) {
   };
   const revealing = (line, seat, revealed) =>
     revealed ? [...line, ...say("turns_up", seat, { card: card(revealed) })] : line;
+  // A game's own events are said by its own keys, "<game>.<kind>" (and "_you"), with the
+  // event's fields and `who` for its seat, as describe.py does: a new game brings sentences and
+  // no code here (zackzack/words). Its cards (the field `card`) show as chips.
+  const own = `${game}.${event.type}`;
+  if (has(`ev_${own}`)) {
+    const fields = Object.fromEntries(Object.entries(event).map(([name, value]) =>
+      [name, name === "card" && value != null ? card(value)
+        : Array.isArray(value) ? value.join(", ") : value]));
+    return say(own, event.seat ?? undefined, fields);
+  }
   switch (event.type) {
     case "played":
       if (event.pile !== undefined && event.pile !== null) {

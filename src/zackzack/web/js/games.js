@@ -1,19 +1,44 @@
-// The games the server plays (GET /api/games, read once before the first page shows) and
-// each game's board module, loaded from the game's own folder (/static/games/NAME/board.js,
-// under this page's version) as soon as the list is in: a table rarely waits for its board.
+// The games the server plays (as GET /api/games lists them, written into the page by the
+// server: webpage.py, read at once) and each game's board module, loaded from the game's own
+// folder (/static/games/NAME/board.js, under this page's version) right away: a table rarely
+// waits for its board.
+//
+// A game's modules never import this module or js/cards.js (which imports it): the top-level
+// await below imports them, and each would wait for the other for ever
+// (tests/server/test_webpage.py checks it).
 
-async function fetchGames() {
-  try {
-    const response = await fetch("/api/games");
-    return response.ok ? (await response.json()).games : [];
-  } catch {
-    return [];
-  }
-}
+import { pageJson } from "./i18n.js";
 
 // The registered games in the server's order: [{name, title, min_players, max_players,
-// options: [{name, type, default, min, max}], board, rules, preview}].
-export const GAME_LIST = await fetchGames();
+// options: [{name, type, default, min, max}], board, web: {board, cards, rules, learn}, rules,
+// preview, handicaps}].
+export const GAME_LIST = (pageJson("zz-games")?.games ?? []).filter((g) => g?.name);
+
+// A module of a game's folder, by its address under /static/ (relative to this module).
+const load = (address) => import(`..${address.slice("/static".length)}`);
+
+// Each game's web modules but its board (cards, rules, learn: small, and wanted at once by the
+// lobby's cards), loaded before the first page shows: name → {cards: module, …}.
+const PARTS = Object.fromEntries(await Promise.all(GAME_LIST.map(async (game) =>
+  [game.name, Object.fromEntries(await Promise.all(Object.entries(game.web ?? {})
+    .filter(([kind]) => kind !== "board")
+    .map(async ([kind, address]) => [kind, await load(address).catch(() => null)])))])));
+
+// The module `kind` (cards, rules, learn) of `game`'s folder; null if it has none.
+export function part(game, kind) {
+  return PARTS[game]?.[kind] ?? null;
+}
+
+// The games that have a rules page and a tutorial, in the server's order.
+export const LEARN_GAMES = GAME_LIST.map((g) => g.name)
+  .filter((name) => part(name, "rules") && part(name, "learn"));
+
+// The keys of the words a game is named by outside its board (its rules module's WORDS):
+// lead (the rules page's), quick and blurb (the lobby's), score (a round's column),
+// stalemate (the table's call when nothing fits).
+export function words(game) {
+  return part(game, "rules")?.WORDS ?? {};
+}
 
 // The same by name, with `min` and `max` players (as the lobby reads them).
 export const GAMES = Object.fromEntries(GAME_LIST.map((g) =>
@@ -26,7 +51,7 @@ const loading = new Map(); // name → the promise of it
 export function loadBoard(name) {
   if (!loading.has(name)) {
     const game = GAMES[name];
-    const found = (game ? import(`..${game.board.slice("/static".length)}`)
+    const found = (game?.board ? load(game.board)
       : Promise.reject(new Error(`no game ${name}`)))
       .then((module) => {
         boards.set(name, module.Board);

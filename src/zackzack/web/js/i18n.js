@@ -4,23 +4,22 @@
 import { store } from "./dom.js";
 
 // The catalogue (zackzack/words: words/*.json and each game's games/<game>/words/*.json),
-// as the server sends it: {de: {events, web}, en: {events, web}}. The event sentences are
-// the ones describe.py says, here under "ev_" + their key.
-const TEXT = flatten(await loadWords());
+// as the server writes it into the page (webpage.py; the same as /words.json):
+// {de: {events, web}, en: {events, web}}. The event sentences are the ones describe.py says,
+// here under "ev_" + their key. Read at once: the first page waits for no request.
+const TEXT = flatten(pageJson("zz-words") ?? {});
 
-async function loadWords() {
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    try {
-      const response = await fetch("/words.json");
-      if (response.ok) return await response.json();
-    } catch { /* the network hiccuped: try again */ }
-    await new Promise((done) => setTimeout(done, 500 * attempt));
+// The JSON block `id` of the page (<script type="application/json">); null if none or broken.
+export function pageJson(id) {
+  try {
+    return JSON.parse(document.getElementById(id)?.textContent ?? "null");
+  } catch {
+    return null;
   }
-  return { de: {}, en: {} }; // the keys themselves rather than no page at all
 }
 
 function flatten(words) {
-  const out = {};
+  const out = { de: {}, en: {} };
   for (const [lang, { events = {}, web = {} }] of Object.entries(words)) {
     const said = Object.entries(events).map(([key, text]) => [`ev_${key}`, text]);
     out[lang] = { ...web, ...Object.fromEntries(said) };

@@ -1,53 +1,22 @@
-// The tutorials (/learn/unter-spannung, /learn/schnelllauf): a scripted deal on a real table
-// (`create` with `tutorial: true`, docs/protocol.md) played with the real board, a coach bar
-// above it that says what to do and goes on when the table's view shows it happened; then a
-// practice game against beginner bots, with the boards' "what fits" marks (H) if wanted.
+// The tutorials (/learn/NAME; each game's steps in its folder's learn.js): a scripted deal
+// on a real table (`create` with `tutorial: true`, docs/protocol.md) played with the real
+// board, a coach bar above it that says what to do and goes on when the table's view shows it
+// happened; then a practice game against beginner bots, with the boards' "what fits" marks
+// (H) if wanted.
 
 import { HINTS_KEY, toggleHints } from "./board.js";
 import { chip } from "./cards.js";
 import { h, store } from "./dom.js";
 import { errorText } from "./errors.js";
+import { part } from "./games.js";
 import { onLang, parts, t } from "./i18n.js";
 import { announce } from "./live.js";
 import { GAMES } from "./lobby.js";
 import { net } from "./net.js";
 import * as table from "./table.js";
 
-const US = "unter-spannung";
-const SL = "schnelllauf";
-
-// The script of each tutorial: the step's sentence (with card chips) and when it is done,
-// judged from the table's view so that a step already made (in another order, or before a
-// reconnect) is passed over. The deals are in server/tutorials.json.
-const STEPS = {
-  [US]: [
-    { key: "learn_us_s1", cards: { a: "9±3", b: "6±3" }, done: (c) => c.state.version >= 1 },
-    { key: "learn_us_s2", cards: { a: "6±3", b: "4±2" },
-      done: (c) => c.flags.penalised || c.state.draw_counts[c.me] === 0 },
-    { key: "learn_us_s3", cards: {}, done: (c) => c.state.draw_counts[c.me] === 0 },
-    { key: "learn_us_s4", cards: { a: "3±2", b: "6±3" }, done: (c) => c.state.version >= 2 },
-    { key: "learn_us_s5", cards: { a: "3±2", b: "5±3" }, done: (c) => c.state.version >= 3 },
-    { key: "learn_us_s6", cards: { a: "5±3", b: "8±1" }, done: (c) => c.state.version >= 4 },
-    { key: "learn_us_s7", cards: { a: "8±1", b: "7±1" }, done: (c) => c.over },
-  ],
-  [SL]: [
-    { key: "learn_sl_s1", cards: { a: "6s", b: "7h" }, done: (c) => top(c, 0) !== "7h" },
-    { key: "learn_sl_s2", cards: { a: "Ah", b: "7h" },
-      done: (c) => c.flags.penalised || top(c, 1) !== "8d" },
-    { key: "learn_sl_s3", cards: { a: "8d", b: "7h" }, done: (c) => top(c, 1) !== "8d" },
-    { key: "learn_sl_s4", cards: { a: "10c" }, done: (c) => top(c, 2) !== "10c" },
-    { key: "learn_sl_s5", cards: { a: "*", b: "4s" },
-      done: (c) => top(c, 2) !== "10c" && !c.state.layouts[c.me].some(([card]) => card === "*") },
-    { key: "learn_sl_s6", cards: { a: "2c" }, done: (c) => top(c, 0) === null },
-    { key: "learn_sl_s7", cards: { a: "Ah", b: "2c" }, done: (c) => top(c, 4) === null },
-    { key: "learn_sl_s8", cards: {}, done: (c) => c.state.reserve_counts[c.me] < 2 },
-    { key: "learn_sl_s9", cards: { a: "10c", b: "10d" }, done: (c) => c.over },
-  ],
-};
-
-function top(c, place) {
-  return c.state.layouts[c.me][place][0];
-}
+// The tutorial of `game`: its folder's learn module (INTRO, STEPS, BOTS, done).
+const script = (game) => part(game, "learn");
 
 export function mount(root, app, { game }) {
   return new LearnPage(root, app, game);
@@ -165,7 +134,7 @@ class LearnPage {
       return;
     }
     if (this.mode !== "tutorial" || !view.state) return;
-    const steps = STEPS[this.game];
+    const steps = script(this.game).STEPS;
     const c = { state: view.state, me: this.table.me ?? 0, flags: this.flags, over: this.over };
     const before = this.step;
     while (this.step < steps.length && steps[this.step].done(c)) this.step += 1;
@@ -198,7 +167,7 @@ class LearnPage {
       this.renderHints();
       return;
     }
-    const steps = STEPS[this.game];
+    const steps = script(this.game).STEPS;
     if (this.over) {
       this.coach.replaceChildren(
         h("div", { class: "coach-main" },
@@ -243,7 +212,7 @@ class LearnPage {
   intro(title) {
     return h("div", { class: "panel learn-intro" },
       h("h1", { text: t("learn_tut_title", { game: title }) }),
-      h("p", { text: t(this.game === US ? "learn_tut_intro_us" : "learn_tut_intro_sl") }),
+      h("p", { text: t(script(this.game).INTRO) }),
       h("p", { class: "hint", text: t("learn_tut_how") }),
       h("div", { class: "learn-actions" },
         h("button", { class: "btn btn-gold btn-big", type: "button", id: "learn-start",
@@ -254,13 +223,8 @@ class LearnPage {
   }
 
   doneText() {
-    const view = this.view;
-    const me = this.table?.me ?? 0;
-    if (this.game === SL) return t("learn_sl_done");
-    const result = view.results[view.results.length - 1];
-    const tutor = 1 - me;
-    return t("learn_us_done", {
-      n: view.state?.hand_counts?.[tutor] ?? 0, points: result?.scores?.[tutor] ?? 0 });
+    const [key, fields] = script(this.game).done(this.view, this.table?.me ?? 0);
+    return t(key, fields);
   }
 
   renderHints() {
@@ -311,9 +275,9 @@ class LearnPage {
   }
 }
 
-// The practice table: me against beginner bots (two in Unter Spannung), private, started at once.
+// The practice table: me against beginner bots (the tutorial's BOTS), private, started at once.
 function practiceMessage(game) {
-  const bots = game === US ? 2 : 1;
+  const bots = script(game).BOTS;
   return {
     type: "create", game, options: {}, private: true,
     seats: [{ kind: "open" }, ...Array(bots).fill({ kind: "bot", bot: "beginner" })],

@@ -4,7 +4,7 @@ import { cardEl } from "./cards.js";
 import { h, store } from "./dom.js";
 import { icon } from "./icons.js";
 import { errorNode, errorText } from "./errors.js";
-import { GAME_LIST, GAMES } from "./games.js";
+import { GAME_LIST, GAMES, part, words } from "./games.js";
 import { count, has, onLang, t } from "./i18n.js";
 import { net } from "./net.js";
 import { renameClaimed } from "./account.js";
@@ -31,27 +31,69 @@ function strategyName(name) {
   return has(`strategy_${name}`) ? t(`strategy_${name}`) : name;
 }
 
-// What the create form holds; remembered between visits.
+// The words `kind` (quick, blurb: js/games.js `words`) of `game`; its title without them.
+function said(game, kind) {
+  const key = words(game)[kind];
+  return key ? t(key) : GAMES[game].title;
+}
+
+// The lobby's fan of cards: each game's HERO cards (its web/cards.js), the games taking turns.
+function heroCards() {
+  const hero = GAME_LIST.map((g) => [g.name, part(g.name, "cards")?.HERO ?? []]);
+  const most = Math.max(0, ...hero.map(([, cards]) => cards.length));
+  return Array.from({ length: most }, (_, i) => hero.filter(([, cards]) => i < cards.length)
+    .map(([game, cards]) => cardEl(game, cards[i]))).flat();
+}
+
+// What the create form holds; remembered between visits. A game's options are kept under its
+// name (`options[game][option]`), filled from its defaults (GET /api/games) when first shown.
 function defaultDraft() {
   return {
-    game: GAME_LIST[0]?.name ?? "unter-spannung",
+    game: GAME_LIST[0]?.name,
     seats: [{ kind: "open" }, bot("normal"), bot("normal"), bot("normal")],
-    tournament: false, jokers: 3, wrap: true, penalty_ms: 1000, countdown_ms: 1500,
-    max_rounds: 200, pile_size: [3, 3], one_hand_seats: [false, false], private: false, title: "",
-    rated: false, find_game: GAME_LIST[0]?.name ?? "unter-spannung", find_players: 2,
+    options: {}, private: false, title: "",
+    rated: false, find_game: GAME_LIST[0]?.name, find_players: 2,
   };
+}
+
+// The game's options the form offers (GET /api/games: name, type, default, min, max; players
+// come from the seats), its handicaps as {kind: {option, value}} (a per-seat option and the
+// value a ticked box sets), and the option values of `draft` for it, defaults filled in.
+function gameOptions(draft, game) {
+  const info = GAMES[game];
+  const handicaps = Object.entries(info?.handicaps && !Array.isArray(info.handicaps) ? info.handicaps : {})
+    .map(([kind, to]) => ({ kind, option: to?.option ?? to?.[0], value: to?.value ?? to?.[1] }))
+    .filter((hc) => (info.options ?? []).some((o) => o.name === hc.option && o.type === "list"));
+  const values = (draft.options[game] ??= {});
+  const options = (info?.options ?? []).filter((o) => o.name !== "players");
+  for (const o of options) {
+    if (values[o.name] === undefined && o.default != null) values[o.name] = structuredClone(o.default);
+  }
+  return { options, handicaps, values };
 }
 
 function bot(level, strategy = "") {
   return { kind: "bot", level, strategy };
 }
 
+// The remembered draft; a game it names that the server no longer plays is the first one.
 function loadDraft() {
+  let draft;
   try {
-    return { ...defaultDraft(), ...JSON.parse(store("zz.draft") ?? "{}") };
+    draft = { ...defaultDraft(), ...JSON.parse(store("zz.draft") ?? "{}") };
   } catch {
-    return defaultDraft();
+    draft = defaultDraft();
   }
+  if (!draft.options || typeof draft.options !== "object") draft.options = {};
+  if (!Array.isArray(draft.seats) || !draft.seats.length) draft.seats = defaultDraft().seats;
+  if (!(draft.game in GAMES)) draft.game = GAME_LIST[0]?.name;
+  if (!(draft.find_game in GAMES)) draft.find_game = GAME_LIST[0]?.name;
+  const info = GAMES[draft.game];
+  if (info) { // the seats the game takes
+    draft.seats = draft.seats.slice(0, info.max);
+    while (draft.seats.length < info.min) draft.seats.push(bot("normal"));
+  }
+  return draft;
 }
 
 // The create message for a draft (RULES.md options of its game; players come from the seats).
@@ -61,9 +103,15 @@ export function createMessage(draft) {
     : { kind: "open" });
   // The game's options (GET /api/games) that the form holds; players come from the seats.
   const options = {};
-  for (const option of GAMES[draft.game]?.options ?? []) {
-    const value = draft[option.name];
-    if (option.name === "players" || value === undefined) continue;
+  const { options: offered, handicaps, values } = gameOptions(draft, draft.game);
+  for (const option of offered) {
+    // Only what the form sets: a yes/no, a number, a handicap's per-seat list (a list it has
+    // no field for, a deck, is left out and keeps the game's standard).
+    const set = option.type === "bool" || option.type === "int"
+      || handicaps.some((hc) => hc.option === option.name);
+    const value = values[option.name];
+    if (!set) continue;
+    if (value === undefined || value === null) continue;
     options[option.name] = option.type === "int" ? +value
       : Array.isArray(value) && option.item === "int" ? value.map(Number) : value;
   }
@@ -120,8 +168,7 @@ export function mount(root, app) {
     page.replaceChildren(
       h("div", { class: "lobby-hero" },
         h("div", { class: "hero-cards", "aria-hidden": "true" },
-          cardEl("unter-spannung", "7±2"), cardEl("schnelllauf", "*"),
-          cardEl("unter-spannung", "4±3"), cardEl("schnelllauf", "Kh")),
+          heroCards()),
         h("div", { class: "hero-text" },
           h("h1", {}, "zack", h("b", {}, "zack")),
           h("p", { class: "tagline", text: t("tagline") }),
@@ -166,7 +213,7 @@ export function mount(root, app) {
       onclick: () => create("quick", quickMessage(game), true),
     },
     h("span", { class: "quick-cards" }, GAMES[game].preview.map((c) => cardEl(game, c))),
-    h("span", { class: "quick-label", text: t(game === "schnelllauf" ? "quick_sl" : "quick_us") }));
+    h("span", { class: "quick-label", text: said(game, "quick") }));
     return h("div", { class: "panel" },
       h("h2", { text: t("quick_title") }),
       h("div", { class: "quick-row" }, GAME_LIST.map((g) => quick(g.name))),
@@ -175,6 +222,7 @@ export function mount(root, app) {
 
   // Find an opponent: the matchmaking queue (js/queue.js) for a game and a number of players.
   function findPanel() {
+    if (!GAME_LIST.length) return h("div", { hidden: true }); // no game to find one for
     const panel = h("section", { class: "panel find-panel", id: "find", "aria-labelledby": "find-title" },
       h("h2", { id: "find-title" }, icon("search"), " ", t("find_title")));
     if (queue.state || queue.wanted) {
@@ -188,7 +236,7 @@ export function mount(root, app) {
     } else {
       const game = h("select", { name: "find-game", id: "find-game" },
         Object.entries(GAMES).map(([g, info]) => h("option", { value: g, selected: draft.find_game === g }, info.title)));
-      const info = GAMES[draft.find_game] ?? GAMES["unter-spannung"];
+      const info = GAMES[draft.find_game] ?? GAMES[GAME_LIST[0].name];
       const n = Math.min(info.max, Math.max(info.min, +draft.find_players || 2));
       const players = h("select", { name: "find-players", id: "find-players", disabled: info.min === info.max },
         Array.from({ length: info.max - info.min + 1 }, (_, i) => info.min + i)
@@ -279,6 +327,7 @@ export function mount(root, app) {
   // The create form ----------------------------------------------------------------------
 
   function createPanel() {
+    if (!GAME_LIST.length) return h("div", { hidden: true }); // no game to set a table for
     const form = h("form", { class: "panel create", id: "create-form", dataset: { strategies: STRATEGIES.join() } });
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -290,42 +339,46 @@ export function mount(root, app) {
       form.replaceWith(createPanel());
       showRefusal();
     };
-    const hasHandicaps = (GAMES[draft.game]?.handicaps ?? []).length > 0;
+    const game = draft.game;
+    const { options: offered, handicaps: seatHandicaps, values } = gameOptions(draft, game);
+    // A label in the game's words (games/<pkg>/words: "<game>.opt_<option>",
+    // "<game>.handicap_<kind>"), else the shared words of every game's table options.
+    const named = (key, name) => t([`${game}.${key}`, key, name].find(has) ?? `${game}.${key}`);
     const field = (label, input) => h("label", { class: "field" }, h("span", { text: label }), input);
-    const number = (key, min, max, step) => {
+    const number = (key, min, max, step, into = values) => {
       const input = h("input", {
-        type: "number", name: key, min, max, step, value: draft[key], inputmode: "numeric",
+        type: "number", name: key, min, max, step, value: into[key], inputmode: "numeric",
       });
       input.addEventListener("change", () => {
-        draft[key] = Math.max(min, Math.min(max, Math.round(+input.value || 0)));
-        input.value = draft[key];
+        into[key] = Math.max(min, Math.min(max, Math.round(+input.value || 0)));
+        input.value = into[key];
         saveDraft();
       });
       return input;
     };
-    const check = (key, label) => {
-      const input = h("input", { type: "checkbox", name: key, checked: draft[key] });
-      input.addEventListener("change", () => { draft[key] = input.checked; saveDraft(); });
+    const check = (key, label, into = values) => {
+      const input = h("input", { type: "checkbox", name: key, checked: into[key] });
+      input.addEventListener("change", () => { into[key] = input.checked; saveDraft(); });
       return h("label", { class: "check" }, input, h("span", { text: label }));
     };
 
     const gameTiles = h("div", { class: "game-tiles", role: "radiogroup" },
-      Object.entries(GAMES).map(([game, info]) => {
+      Object.entries(GAMES).map(([tile, info]) => {
         const input = h("input", {
-          type: "radio", name: "game", value: game, checked: draft.game === game,
+          type: "radio", name: "game", value: tile, checked: draft.game === tile,
         });
         input.addEventListener("change", () => {
-          draft.game = game;
+          draft.game = tile;
           const n = Math.min(info.max, Math.max(info.min, draft.seats.length));
           draft.seats = draft.seats.slice(0, n);
           while (draft.seats.length < n) draft.seats.push(bot("normal"));
           redraw();
         });
         return h("label", { class: "game-tile" }, input,
-          h("span", { class: "game-tile-cards" }, info.preview.slice(0, 2).map((c) => cardEl(game, c))),
+          h("span", { class: "game-tile-cards" }, info.preview.slice(0, 2).map((c) => cardEl(tile, c))),
           h("span", { class: "game-tile-text" },
             h("b", { text: info.title }),
-            h("small", { text: t(game === "schnelllauf" ? "sl_blurb" : "us_blurb") })));
+            h("small", { text: said(tile, "blurb") })));
       }));
 
     const info = GAMES[draft.game];
@@ -354,7 +407,7 @@ export function mount(root, app) {
         strategy.addEventListener("change", () => { seat.strategy = strategy.value; saveDraft(); });
         row.append(level, strategy);
       }
-      if (hasHandicaps) row.append(handicaps(i));
+      if (seatHandicaps.length) row.append(handicaps(i));
       if (draft.seats.length > info.min) {
         row.append(h("button", {
           type: "button", class: "icon-btn", "aria-label": t("a11y_remove_seat", { n: i + 1 }),
@@ -382,14 +435,17 @@ export function mount(root, app) {
       return input;
     }
 
+    // Seat i's handicaps: a box for each, setting its per-seat option to the handicap's value
+    // (or back to the option's default); a seat beyond the option's length has none.
     function handicaps(i) {
-      const piles = h("input", { type: "checkbox", name: `seat-${i}-piles`, checked: draft.pile_size[i] === 4 });
-      piles.addEventListener("change", () => { draft.pile_size[i] = piles.checked ? 4 : 3; saveDraft(); });
-      const one = h("input", { type: "checkbox", name: `seat-${i}-onehand`, checked: draft.one_hand_seats[i] });
-      one.addEventListener("change", () => { draft.one_hand_seats[i] = one.checked; saveDraft(); });
-      return h("span", { class: "handicaps" },
-        h("label", { class: "check small" }, piles, h("span", { text: t("handicap_piles") })),
-        h("label", { class: "check small" }, one, h("span", { text: t("handicap_one_hand") })));
+      return h("span", { class: "handicaps" }, seatHandicaps.map(({ kind, option, value }) => {
+        const list = values[option];
+        if (!Array.isArray(list) || i >= list.length) return null;
+        const usual = offered.find((o) => o.name === option)?.default?.[i] ?? list[i];
+        const box = h("input", { type: "checkbox", name: `seat-${i}-${kind}`, checked: list[i] === value && value !== usual });
+        box.addEventListener("change", () => { list[i] = box.checked ? value : usual; saveDraft(); });
+        return h("label", { class: "check small" }, box, h("span", { text: named(`handicap_${kind}`) }));
+      }));
     }
 
     const addSeat = draft.seats.length < info.max
@@ -399,31 +455,30 @@ export function mount(root, app) {
       })
       : null;
 
-    // The game's own options (GET /api/games), each labelled by its name in the words; the
-    // per-seat ones are the handicaps of the seat rows, the common ones under "more".
-    const COMMON = ["players", "deck", "penalty_ms", "countdown_ms", "max_rounds"];
-    const own = (GAMES[draft.game]?.options ?? []).filter((o) => !COMMON.includes(o.name)
-      && (o.type === "bool" || o.type === "int"));
-    for (const o of own) draft[o.name] ??= o.default;
-    const gameOptions = own.map((o) => o.type === "bool" ? check(o.name, t(o.name))
-      : field(t(o.name), number(o.name, o.min ?? 0, o.max ?? 1000, 1)));
-    const hasMaxRounds = (GAMES[draft.game]?.options ?? []).some((o) => o.name === "max_rounds");
+    // The game's options (GET /api/games) that are a yes/no or a number, each labelled by its
+    // words; the per-seat ones are the seat rows' handicaps; a list without one (a deck) keeps
+    // the game's default. The table's timings (options of every game, in milliseconds) go
+    // under "more", with the title and privacy.
+    const editable = offered.filter((o) => (o.type === "bool" || o.type === "int") && values[o.name] != null);
+    const input = (o) => o.type === "bool" ? check(o.name, named(`opt_${o.name}`, o.name))
+      : field(named(`opt_${o.name}`, o.name), number(o.name, o.min ?? 0, o.max ?? 1000,
+        o.name.endsWith("_ms") ? 100 : 1));
+    const own = editable.filter((o) => !o.name.endsWith("_ms")).map(input);
+    const timings = editable.filter((o) => o.name.endsWith("_ms")).map(input);
 
     form.append(
       h("h2", { text: t("new_table") }),
       gameTiles,
       h("h3", { text: t("seats") }),
       seatRows, addSeat,
-      h("div", { class: "options" }, gameOptions),
+      h("div", { class: "options" }, own),
       ratedSwitch(),
       h("details", { class: "more" },
         h("summary", { text: t("more_options") }),
         h("div", { class: "options" },
-          field(t("penalty_ms"), number("penalty_ms", 0, 10000, 100)),
-          field(t("countdown_ms"), number("countdown_ms", 0, 10000, 100)),
-          hasMaxRounds ? field(t("max_rounds"), number("max_rounds", 1, 1000, 1)) : null,
+          timings,
           field(t("table_title"), titleInput()),
-          check("private", t("private_table")))),
+          check("private", t("private_table"), draft))),
       h("button", { class: "btn btn-gold btn-big", type: "submit", id: "create" }, t("create")),
       h("div", { class: "create-error", "data-from": "form", role: "alert" }));
     return form;

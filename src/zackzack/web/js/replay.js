@@ -6,7 +6,7 @@ import { describe } from "./describe.js";
 import { h } from "./dom.js";
 import { errorNode, getJson } from "./errors.js";
 import { icon } from "./icons.js";
-import { boardOr } from "./games.js";
+import { boardOr, words } from "./games.js";
 import { lang, onLang, parts, t } from "./i18n.js";
 import { botLabel, GAMES } from "./lobby.js";
 import { statsPanel } from "./stats.js";
@@ -141,7 +141,6 @@ class MatchPage {
       return;
     }
     document.title = `${match.title} · zackzack`;
-    const us = match.game === "unter-spannung";
     const rows = placings(match).map((p) => h("tr", {},
       h("td", { class: "place", text: t("place_n", { n: p.place }) }),
       h("td", { class: "who" }, h("span", { class: "dot", style: { "--seat": `var(--seat-${p.seat % 6})` } }), p.name,
@@ -179,7 +178,7 @@ class MatchPage {
             abandoned ? h("p", { class: "abandoned-note", id: "abandoned-note", text: t("match_abandoned_note") }) : null,
             rows.length ? h("table", { class: "scores" }, h("thead", {}, h("tr", {},
               h("th", { scope: "col", text: t("col_place") }), h("th", { scope: "col", text: t("col_player") }),
-              h("th", { scope: "col", class: "num", text: us ? t("minus_points") : t("cards_left") }))), h("tbody", {}, rows)) : null,
+              h("th", { scope: "col", class: "num", text: t(words(match.game).score ?? "cards_left") }))), h("tbody", {}, rows)) : null,
             rounds.length > 1 || (abandoned && rounds.length) ? h("table", { class: "scores rounds" },
               h("thead", {}, h("tr", {},
                 h("th", { scope: "col", text: t("col_round") }),

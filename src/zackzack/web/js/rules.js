@@ -1,15 +1,18 @@
-// The rules pages (/rules/unter-spannung, /rules/schnelllauf): every rule as the table plays
-// it (docs/rules.md), with examples drawn by the real card art. Re-rendered on a language switch.
+// The rules pages (/rules/NAME): every rule as the table plays it (docs/rules.md), with
+// examples drawn by the real card art; each game's sections come from its folder's rules.js
+// (js/games.js). Re-rendered on a language switch.
 
 import { cardEl, chip } from "./cards.js";
 import { h } from "./dom.js";
+import { LEARN_GAMES, part, words } from "./games.js";
 import { onLang, parts, t } from "./i18n.js";
 import { GAMES } from "./lobby.js";
 
-export const LEARN_GAMES = ["unter-spannung", "schnelllauf"];
+export { LEARN_GAMES };
 
+// The next game with a rules page after `game` (the first after the last).
 export function otherGame(game) {
-  return game === "schnelllauf" ? "unter-spannung" : "schnelllauf";
+  return LEARN_GAMES[(LEARN_GAMES.indexOf(game) + 1) % LEARN_GAMES.length] ?? game;
 }
 
 // An example: cards and signs in a row, with a caption under them. Items: a card ("9±3"),
@@ -38,10 +41,8 @@ function said(game, key, cards = {}) {
   return parts(key, fields);
 }
 
-const US = "unter-spannung";
-const SL = "schnelllauf";
-
-// The sections of each page: a heading, paragraphs (keys, or [key, chips]) and examples.
+// The sections of a page: a heading, paragraphs (keys, or [key, chips]) and examples; the
+// game's own from its rules module, given these helpers and the section every game shares.
 function sections(game) {
   const p = (key, cards) => h("p", {}, said(game, key, cards));
   const race = {
@@ -50,43 +51,11 @@ function sections(game) {
       h("li", {}, h("b", { text: t("too_late") }), " ", said(game, "learn_late")),
       h("li", {}, h("b", { text: t("wrong_card") }), " ", said(game, "learn_wrong")))],
   };
-  if (game === US) {
-    return [
-      { id: "cards", head: "learn_us_cards_h", body: () => [p("learn_us_cards"),
-        example(US, ["3±1", "7±2", "10±3"], t("learn_us_cards_ex"))] },
-      { id: "fit", head: "learn_us_fit_h", body: () => [p("learn_us_fit"),
-        example(US, ["5±2", ["→"], "3±1", ["or"], "7±3"], said(US, "learn_us_ex_5")),
-        example(US, ["9±3", ["→"], "2±1", ["or"], "6±2"], said(US, "learn_us_ex_9")),
-        example(US, ["1±2", ["→"], "9±3", ["or"], "3±1"], said(US, "learn_us_ex_1"))] },
-      { id: "deal", head: "learn_us_deal_h", body: () => [p("learn_us_deal")] },
-      { id: "draw", head: "learn_us_draw_h", body: () => [p("learn_us_draw")] },
-      race,
-      { id: "ngm", head: "learn_us_ngm_h", body: () => [p("learn_us_ngm"),
-        example(US, ["4±1", "9±2", "6±1", ["→"], "4±1"], said(US, "learn_us_ngm_ex"))] },
-      { id: "end", head: "learn_us_end_h", body: () => [p("learn_us_end")] },
-      { id: "minus", head: "learn_us_minus_h", body: () => [p("learn_us_minus"),
-        example(US, ["10±1", "8±2", "6±3", "3±1"], said(US, "learn_us_ex_27")),
-        p("learn_us_tournament")] },
-      { id: "keys", head: "learn_keys_h", body: () => [p("learn_us_keys"), p("learn_options")] },
-    ];
-  }
-  return [
-    { id: "layout", head: "learn_sl_layout_h", body: () => [p("learn_sl_layout")] },
-    { id: "fit", head: "learn_sl_fit_h", body: () => [p("learn_sl_fit"),
-      example(SL, ["Jc", ["→"], "10h", ["or"], "Qs"], said(SL, "learn_sl_ex_j")),
-      example(SL, ["Kd", ["→"], "Qc", ["or"], "Ah"], said(SL, "learn_sl_ex_k"))] },
-    { id: "empty", head: "learn_sl_empty_h", body: () => [p("learn_sl_empty")] },
-    { id: "joker", head: "learn_sl_joker_h", body: () => [p("learn_sl_joker"),
-      example(SL, ["4s", ["+"], "*", ["→"], "2h", ["or"], "4d", ["or"], "6c"],
-        said(SL, "learn_sl_ex_joker")),
-      p("learn_sl_free")] },
-    race,
-    { id: "stalemate", head: "learn_sl_stalemate_h", body: () => [p("learn_sl_stalemate"),
-      p("learn_sl_reshuffle")] },
-    { id: "end", head: "learn_sl_end_h", body: () => [p("learn_sl_end"), p("learn_sl_short")] },
-    { id: "handicap", head: "learn_sl_handicap_h", body: () => [p("learn_sl_handicap")] },
-    { id: "keys", head: "learn_keys_h", body: () => [p("learn_sl_keys"), p("learn_options")] },
-  ];
+  return part(game, "rules")?.sections({
+    p, race,
+    example: (items, caption) => example(game, items, caption),
+    said: (key, cards) => said(game, key, cards),
+  }) ?? [race];
 }
 
 export function mount(root, app, { game }) {
@@ -118,7 +87,7 @@ class RulesPage {
           GAMES[game].preview.map((c) => cardEl(game, c))),
         h("div", {},
           h("h1", { text: t("learn_rules_title", { game: title }) }),
-          h("p", { class: "learn-lead", text: t(game === US ? "learn_us_lead" : "learn_sl_lead") }),
+          h("p", { class: "learn-lead", text: t(words(game).lead ?? "learn_together") }),
           h("p", { class: "learn-lead", text: t("learn_together") }),
           h("div", { class: "learn-actions" },
             h("a", { class: "btn btn-gold", href: `/learn/${game}`, "data-link": "", id: "learn-tutorial" },

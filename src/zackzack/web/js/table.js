@@ -5,7 +5,7 @@ import { plate, updatePlate } from "./board.js";
 import { describe } from "./describe.js";
 import { append, clear, h, store } from "./dom.js";
 import { errorDetail, errorText } from "./errors.js";
-import { boardOr } from "./games.js";
+import { boardOr, words } from "./games.js";
 import { icon } from "./icons.js";
 import { count, onLang, seconds, t } from "./i18n.js";
 import { announce, interrupt } from "./live.js";
@@ -343,7 +343,7 @@ class TablePage {
     const total = Math.max(1, countdown.due - this.now());
     const bar = h("span", { class: "announce-bar" });
     this.announce.replaceChildren(
-      h("b", { text: t(this.info.game === "schnelllauf" ? "stalemate" : "nichts_geht_mehr") }),
+      h("b", { text: t(words(this.info.game).stalemate ?? "stalemate") }),
       h("span", { class: "announce-text" }),
       h("span", { class: "announce-track" }, bar));
     bar.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0)" }], { duration: total, fill: "forwards" });
@@ -470,7 +470,6 @@ class TablePage {
     const info = this.info;
     const last = view.results[view.results.length - 1];
     if (!last) return null;
-    const us = info.game === "unter-spannung";
     const tournament = info.options?.tournament;
     const winner = view.result?.placings.find((p) => p.place === 1);
     const single = phase === "over" && view.results.length === 1 && winner;
@@ -489,7 +488,7 @@ class TablePage {
       tournament ? h("td", { class: "num total", text: view.totals[seat] }) : null));
     const head = h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("a11y_place") })),
       h("th", {}, h("span", { class: "sr-only", text: t("a11y_player") })),
-      h("th", { class: "num", text: us ? t("minus_points") : t("cards_left") }),
+      h("th", { class: "num", text: t(words(info.game).score ?? "cards_left") }),
       tournament ? h("th", { class: "num", text: t("total") }) : null);
     const panel = h("div", { class: `panel center-panel round-end ${phase}` },
       h("div", { class: "round-no", text: single ? t("match_over") : t("round_n", { n: last.number }) }),

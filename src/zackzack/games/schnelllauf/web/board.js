@@ -5,14 +5,16 @@
 // nothing. An empty place (or M) asks which card moves into it. H marks the fitting cards.
 
 import {
-  bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
+  Hinted, bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
   tickPlate, toggleHints, updatePlate, updateStack,
 } from "../../js/board.js";
-import { callOf, cardEl, cardName, chip, setCard, slFits } from "../../js/cards.js";
+import { cardEl, chip, setCard } from "../../js/art.js";
 import { flyFrom, h, store } from "../../js/dom.js";
 import { count, t } from "../../js/i18n.js";
 import { announce } from "../../js/live.js";
 import { Sightings } from "../../js/sightings.js";
+import * as ART from "./cards.js";
+import { slFits } from "./cards.js";
 
 const GAME = "schnelllauf";
 const PLACES = 5;
@@ -21,8 +23,19 @@ const PILE_KEYS = { q: 0, arrowleft: 0, w: 1, arrowright: 1 };
 const PILE_KEY_NAMES = ["Q", "W"];
 const DRAG_PX = 8;
 
-export class SchnelllaufBoard {
+// What a plate says a player holds (js/board.js `updatePlate`): the cards in their layout
+// and their reserve, from the view the board shows.
+function layoutCounts(ctx, seat) {
+  const state = ctx.view?.()?.state;
+  const layout = state?.layouts?.[seat];
+  if (!layout) return null;
+  const n = layout.reduce((sum, [card, under]) => sum + (card ? 1 + under : 0), 0);
+  return { text: `${count("a11y_layout", n)}, ${t("a11y_reserve", { n: state.reserve_counts[seat] })}` };
+}
+
+export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   constructor(root, ctx) {
+    super();
     this.ctx = ctx;
     this.state = null;
     this.choice = null; // null, {kind: "pile", place} or {kind: "move", target}
@@ -61,7 +74,7 @@ export class SchnelllaufBoard {
       const el = h("div", { class: "place", dataset: { place: k } },
         h("div", { class: "backs" }),
         h("div", { class: "slot", text: t("empty_place") }),
-        cardEl(GAME, null),
+        cardEl(ART, null),
         h("span", { class: "under-n" }));
       if (which === "me") {
         // The place is the button and its label says it all; the pictures inside are hidden.
@@ -87,8 +100,8 @@ export class SchnelllaufBoard {
   }
 
   pileEl(p) {
-    const under = cardEl(GAME, null);
-    const top = cardEl(GAME, null);
+    const under = cardEl(ART, null);
+    const top = cardEl(ART, null);
     under.classList.add("under");
     top.classList.add("top");
     under.setAttribute("aria-hidden", "true");
@@ -128,7 +141,7 @@ export class SchnelllaufBoard {
 
     this.sides.forEach((side, i) => {
       const seat = this.seats()[i];
-      updatePlate(side.plate, seat, this.ctx);
+      updatePlate(side.plate, seat, this.ctx, layoutCounts);
       side.plate.dataset.seat = seat;
       side.plate.classList.toggle("winner", state.winner === seat);
       const left = state.layouts[seat].reduce((n, [card, under]) => n + (card ? 1 + under : 0), 0);
@@ -137,13 +150,13 @@ export class SchnelllaufBoard {
       side.places.forEach((el, k) => {
         const [card, under] = state.layouts[seat][k];
         const top = el.querySelector(":scope > .card");
-        setCard(top, GAME, card);
+        setCard(top, ART, card);
         top.hidden = !card;
         el.classList.toggle("empty", !card);
         el.dataset.under = under;
         el.querySelector(".under-n").textContent = under ? `+${under}` : "";
         const backs = el.querySelector(".backs");
-        while (backs.children.length < Math.min(under, 4)) backs.append(cardEl(GAME, null));
+        while (backs.children.length < Math.min(under, 4)) backs.append(cardEl(ART, null));
         while (backs.children.length > Math.min(under, 4)) backs.lastElementChild.remove();
       });
     });
@@ -151,15 +164,15 @@ export class SchnelllaufBoard {
     this.piles.forEach((p, i) => {
       const topCard = state.tops[i];
       if (prev?.tops[i] !== topCard || !p.top.dataset.card) {
-        setCard(p.under, GAME, state.pile_counts[i] > 1 ? prev?.tops[i] ?? null : null);
-        setCard(p.top, GAME, topCard);
+        setCard(p.under, ART, state.pile_counts[i] > 1 ? prev?.tops[i] ?? null : null);
+        setCard(p.top, ART, topCard);
       }
       p.under.hidden = state.pile_counts[i] < 2;
       p.top.hidden = !topCard;
       p.el.classList.toggle("unstarted", !topCard);
       p.pile.setAttribute("aria-label", t("board_pile", {
         pile: t(i ? "board_pile_right" : "board_pile_left"),
-        card: topCard ? cardName(GAME, topCard) : t("board_pile_none"), key: PILE_KEY_NAMES[i],
+        card: topCard ? ART.cardName(topCard) : t("board_pile_none"), key: PILE_KEY_NAMES[i],
       }));
       p.pile.style.setProperty("--depth", Math.min(Math.max(state.pile_counts[i] - 1, 0), 5));
       p.count.textContent = topCard ? count("cards_n", state.pile_counts[i]) : "";
@@ -178,12 +191,6 @@ export class SchnelllaufBoard {
     this.tick();
   }
 
-  // Hints: mark my cards that fit a pile now (✓ and "fits" in the label), or not.
-  setHints(on) {
-    this.hints = Boolean(on);
-    this.mark();
-  }
-
   // The places' marks and labels: "Play 7 of hearts, key 1", the chosen card, the hints.
   mark() {
     if (!this.state) return;
@@ -194,7 +201,7 @@ export class SchnelllaufBoard {
         const shown = this.state.layouts[this.seats()[1]][k][0];
         el.removeAttribute("role");
         el.removeAttribute("tabindex");
-        el.setAttribute("aria-label", shown ? cardName(GAME, shown) : t("empty_place"));
+        el.setAttribute("aria-label", shown ? ART.cardName(shown) : t("empty_place"));
         return;
       }
       el.setAttribute("role", "button");
@@ -206,7 +213,7 @@ export class SchnelllaufBoard {
       el.classList.toggle("target", c?.kind === "move" && c.target === k);
       const key = String(k + 1);
       const under = this.state.layouts[this.seats()[1]][k][1];
-      let label = card ? t("board_play", { card: cardName(GAME, card), key })
+      let label = card ? t("board_play", { card: ART.cardName(card), key })
         : t("board_empty_place", { n: key, key });
       if (card && under) label += `, ${t("board_under", { n: under })}`;
       el.setAttribute("aria-label", fits ? `${label} – ${t("board_fits")}` : label);
@@ -220,7 +227,7 @@ export class SchnelllaufBoard {
     this.state.tops.forEach((top, p) => {
       if (!top || top === this.said[p]) return;
       this.said[p] = top;
-      said.push(`${t(p ? "board_pile_right" : "board_pile_left")}: ${cardName(GAME, top)}`);
+      said.push(`${t(p ? "board_pile_right" : "board_pile_left")}: ${ART.cardName(top)}`);
     });
     return said.join(". ");
   }
@@ -249,7 +256,7 @@ export class SchnelllaufBoard {
       if (event.type === "played") {
         flyFrom(this.piles[event.pile].top, before.get(`${event.seat}:${event.place}`));
         if (event.revealed) flip(placeEl(event.seat, event.place)?.querySelector(":scope > .card"));
-        this.ctx.call(callOf(GAME, event.card), event.seat, this.callEl, false);
+        this.ctx.call(ART.callOf(event.card), event.seat, this.callEl, false);
       } else if (event.type === "moved") {
         flyFrom(placeEl(event.seat, event.target)?.querySelector(":scope > .card"),
           before.get(`${event.seat}:${event.source}`));
@@ -296,10 +303,10 @@ export class SchnelllaufBoard {
     } else if (choice.kind === "pile") {
       const card = this.myTop(choice.place);
       this.prompt.replaceChildren(
-        h("span", { class: "prompt-text" }, chip(GAME, card), " ", t("board_which_pile"), " ",
+        h("span", { class: "prompt-text" }, chip(ART, card), " ", t("board_which_pile"), " ",
           h("kbd", {}, "Q"), " / ", h("kbd", {}, "W")),
         this.cancelButton());
-      announce(t("board_which_pile_say", { card: cardName(GAME, card) }));
+      announce(t("board_which_pile_say", { card: ART.cardName(card) }));
     } else {
       this.prompt.replaceChildren(
         h("span", { class: "prompt-text" }, t("board_which_card"), " ",

@@ -4,15 +4,17 @@
 // H marks the cards that fit (hints).
 
 import {
-  bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
+  Hinted, bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
   tickPlate, toggleHints, updatePlate, updateStack,
 } from "../../js/board.js";
-import { cardEl, cardName, parseUs, setCard, usFits } from "../../js/cards.js";
+import { cardEl, setCard } from "../../js/art.js";
 import { flyFrom, glide, h, positions, store, sync } from "../../js/dom.js";
 import { count, t } from "../../js/i18n.js";
 import { icon } from "../../js/icons.js";
 import { announce } from "../../js/live.js";
 import { Sightings } from "../../js/sightings.js";
+import * as ART from "./cards.js";
+import { parseUs, usFits } from "./cards.js";
 
 const GAME = "unter-spannung";
 // Hand keys: digits, then letters (no D: it draws; no H: hints; no Y/Z: they swap between
@@ -94,8 +96,9 @@ function byValue(a, b) {
   return x && y ? x.value - y.value || x.spread - y.spread : String(a).localeCompare(String(b));
 }
 
-export class UnterSpannungBoard {
+export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
   constructor(root, ctx) {
+    super();
     this.ctx = ctx;
     this.state = null;
     this.plates = new Map();
@@ -110,8 +113,8 @@ export class UnterSpannungBoard {
       h("div", { class: "center" },
         h("div", { class: "pile-zone" },
           this.pile = h("div", { class: "pile", role: "img", "aria-label": t("discard") },
-            this.under = cardEl(GAME, null),
-            this.top = cardEl(GAME, null)),
+            this.under = cardEl(ART, null),
+            this.top = cardEl(ART, null)),
           this.pileCount = h("span", { class: "pile-count" })),
         this.callEl = h("div", { class: "call", "aria-hidden": "true" }),
         this.noteEl = h("div", { class: "board-note" })),
@@ -161,11 +164,11 @@ export class UnterSpannungBoard {
     for (const el of this.others.children) this.plates.set(+el.dataset.seat, el);
 
     if (prevTop !== state.top || !this.top.dataset.card) {
-      setCard(this.under, GAME, state.discard_count > 1 ? prevTop ?? null : null);
+      setCard(this.under, ART, state.discard_count > 1 ? prevTop ?? null : null);
       this.under.hidden = state.discard_count < 2;
-      setCard(this.top, GAME, state.top);
+      setCard(this.top, ART, state.top);
     }
-    this.pile.setAttribute("aria-label", t("board_discard", { card: cardName(GAME, state.top) }));
+    this.pile.setAttribute("aria-label", t("board_discard", { card: ART.cardName(state.top) }));
     this.pile.style.setProperty("--depth", Math.min(state.discard_count - 1, 5));
     this.pileCount.textContent = count("cards_n", state.discard_count);
 
@@ -179,7 +182,7 @@ export class UnterSpannungBoard {
       this.draw.disabled = state.draw_counts[me] === 0 || state.over;
       const cards = this.keys.arrange(view.round, state.hand);
       const moved = positions(this.hand.children);
-      sync(this.hand, cards, (c) => `${c.card}#${c.id}`, (c) => cardEl(GAME, c.card), (el, c) => {
+      sync(this.hand, cards, (c) => `${c.card}#${c.id}`, (c) => cardEl(ART, c.card), (el, c) => {
         el.tabIndex = 0;
         el.setAttribute("role", "button");
         el.firstElementChild?.setAttribute("aria-hidden", "true"); // the label names it
@@ -196,18 +199,12 @@ export class UnterSpannungBoard {
     this.tick();
   }
 
-  // Hints: mark the hand cards that fit the top now (✓ and "fits" in the label), or not.
-  setHints(on) {
-    this.hints = Boolean(on);
-    this.mark();
-  }
-
   mark() {
     const top = this.state?.top;
     for (const el of this.hand.children) {
       const fits = this.hints && usFits(el.dataset.card, top);
       el.classList.toggle("fits", fits);
-      const card = cardName(GAME, el.dataset.card);
+      const card = ART.cardName(el.dataset.card);
       const key = el.dataset.hotkey?.toUpperCase();
       const label = key ? t("board_play", { card, key }) : t("board_play_nokey", { card });
       el.setAttribute("aria-label", fits ? `${label} – ${t("board_fits")}` : label);
@@ -223,7 +220,7 @@ export class UnterSpannungBoard {
     const top = this.state?.top ?? null;
     if (!top || top === this.saidTop) return "";
     this.saidTop = top;
-    return t("board_top", { card: cardName(GAME, top) });
+    return t("board_top", { card: ART.cardName(top) });
   }
 
   // Note when this pile version came on screen (js/sightings.js).
