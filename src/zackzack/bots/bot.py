@@ -15,8 +15,9 @@ simulation. A simulation without a network runs the same timing model on its fas
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
-from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
+from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS, Reaction
 from zackzack.bots.spec import BotSpec, parse_bot
 from zackzack.clock import Timer
 from zackzack.games import entry
@@ -47,6 +48,7 @@ CHANGE, OWN, START, END = 1, 2, 3, 4
 """What an event means to a bot: plans change, its own action landed, play starts or stops."""
 _LOW = (1 << QUANTILE_BITS) - 1
 _TWO_DRAWS = 2 * QUANTILE_BITS
+_Q = tuple[float, ...]
 _brains: dict[str, tuple[type[Brain], dict[type[Event], int]]] = {}
 
 
@@ -70,6 +72,15 @@ def strategy(game: str) -> tuple[type[Brain], dict[type[Event], int]]:
         codes.update(dict.fromkeys(brain.CHANGES, CHANGE))
         found = _brains[game] = (brain, codes)
     return found
+
+
+def timing(reaction: Reaction) -> tuple[_Q, _Q, _Q, float, float, float]:
+    """What a bot draws its timing from (both drivers, :class:`Bot` and
+    ``zackzack.sim.fast``): the perception, think and motor quantiles, the think time per
+    item compared, the mistake rate and the think scale of four cards."""
+    return (reaction.perception.quantiles, reaction.think.quantiles, reaction.motor.quantiles,
+            reaction.per_item / reaction.think.median, reaction.mistakes,
+            reaction.think_scale(4))
 
 
 class Bot:
@@ -96,12 +107,8 @@ class Bot:
         """Cards that lost the race: they fitted the pile the bot aimed at, too late."""
         self._clock = table.clock
         self._bits = rng.getrandbits
-        self._perception = reaction.perception.quantiles
-        self._think = reaction.think.quantiles
-        self._motor = reaction.motor.quantiles
-        self._per_item = reaction.per_item / reaction.think.median
-        self._mistakes = reaction.mistakes
-        self._scale = reaction.think_scale(4)
+        (self._perception, self._think, self._motor, self._per_item, self._mistakes,
+         self._scale) = timing(reaction)
         self._one_hand = table.options.one_hand(seat)
         self._hands = 1 if self._one_hand else brain.HANDS
         self._timer: Timer | None = None
@@ -237,26 +244,48 @@ class Bot:
                 self._plan()
                 self._landing = False
             return
-        clock = self._clock
-        table = self.table
-        if self._one_hand and not isinstance(outcome, OneHand | Frozen):
-            self._ready = clock.time() + ONE_HAND_PAUSE_MS / 1000  # refusals count too
-        if isinstance(outcome, TooLate):
-            self.too_late += 1
-            self._plan()
-        elif isinstance(outcome, DoesNotFit | Frozen):
-            if isinstance(outcome, DoesNotFit):
-                self.wrong_cards += 1
-            self._frozen = clock.time() + max(
-                0, table.frozen_until[self.seat] - table.now) / 1000
-            self._plan()
-        elif isinstance(outcome, OneHand):
-            wait = max(0, table.last_action[self.seat] + ONE_HAND_PAUSE_MS - table.now)
-            self._ready = clock.time() + wait / 1000
+        what, wait = refusal(outcome, self.table, self.seat, self)
+        now = self._clock.time()
+        if what & PAUSE and self._one_hand:
+            self._ready = now + ONE_HAND_PAUSE_MS / 1000  # refusals count too
+        if what & FREEZE:
+            self._frozen = now + wait
+        if what & RETRY:
+            self._ready = now + wait
             self._busy.append(hand)
-            hand.timer = clock.call_at(self._ready, hand.land)
-        elif not isinstance(outcome, RoundOver | NotPlaying):
+            hand.timer = self._clock.call_at(self._ready, hand.land)
+        elif what & PLAN:
             self._plan()
+
+PLAN, PAUSE, FREEZE, RETRY = 1, 2, 4, 8
+"""What a refusal makes a bot do (:func:`refusal`; bits): plan afresh, count it towards the
+one-hand pause, stay frozen for the returned time, retry the same card after it."""
+
+
+class _Counts(Protocol):
+    too_late: int
+    wrong_cards: int
+
+
+def refusal(outcome: IllegalAction, table: Table, seat: int, counts: _Counts) -> tuple[int, float]:
+    """What the table's refusal ``outcome`` of ``seat``'s action means to its bot: counted on
+    ``counts`` (a card too late or a wrong card), and the bits of what the bot does with the
+    seconds it waits for (the freeze or the one-hand pause still due). The one home of this
+    for both drivers, :class:`Bot` and ``zackzack.sim.fast``."""
+    if isinstance(outcome, TooLate):
+        counts.too_late += 1
+        return PLAN | PAUSE, 0.0
+    if isinstance(outcome, DoesNotFit | Frozen):
+        wait = max(0, table.frozen_until[seat] - table.now) / 1000
+        if isinstance(outcome, DoesNotFit):
+            counts.wrong_cards += 1
+            return PLAN | PAUSE | FREEZE, wait
+        return PLAN | FREEZE, wait
+    if isinstance(outcome, OneHand):
+        return RETRY, max(0, table.last_action[seat] + ONE_HAND_PAUSE_MS - table.now) / 1000
+    if isinstance(outcome, RoundOver | NotPlaying):
+        return PAUSE, 0.0
+    return PLAN | PAUSE, 0.0
 
 
 class _Hand:

@@ -23,7 +23,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol, Self, overload
+from typing import Any, ClassVar, NoReturn, Protocol, Self, overload
 
 import msgspec
 import msgspec.inspect
@@ -43,6 +43,51 @@ class Notation:
     def parse(cls, text: str) -> Self:
         """The value written ``text``; raise ``ValueError`` saying how it is written."""
         raise NotImplementedError
+
+
+class Interned(Notation):
+    """A :class:`Notation` value that exists once (a card): ``==`` is identity, ``key`` is its
+    hash and its order, it cannot change, and a copy or a pickle of it is itself. A subclass
+    builds each value once (``object.__setattr__`` for the fields) and hands out that one."""
+
+    __slots__ = ("key", "notation")
+    key: int
+    """Its hash and its place in the order."""
+    notation: str
+    """How it is written."""
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __hash__(self) -> int:
+        return self.key
+
+    def __lt__(self, other: Self) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: Self) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: Self) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: Self) -> bool:
+        return self.key >= other.key
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a card cannot change its {name}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a card cannot lose its {name}")
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return type(self).parse, (self.notation,)
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
 
 
 def enc_hook(obj: Any) -> Any:

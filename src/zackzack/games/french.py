@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, NoReturn, final
+from typing import final
 
-from zackzack.games.base import Notation
+from zackzack.games.base import Interned
 
 RANK_NAMES = ("*", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """How each rank is written, by rank: the joker (0), A (1) … K (13)."""
@@ -35,7 +35,7 @@ class Suit(enum.StrEnum):
 
 
 @final
-class Card(Notation):
+class Card(Interned):
     """A French card: rank 1 (A) … 11 (J), 12 (Q), 13 (K) and suit, or the joker (rank 0).
 
     Immutable and interned: ``Card(rank, suit)`` returns the one card of that rank and suit.
@@ -51,12 +51,10 @@ class Card(Notation):
     ValueError: no French card has rank 0 and suit <Suit.HEARTS: 'h'> (the joker: Card(0, None))
     """
 
-    __slots__ = ("joker", "key", "notation", "rank", "suit")
+    __slots__ = ("joker", "rank", "suit")
     rank: int
     suit: Suit | None
-    key: int
     joker: bool
-    notation: str
 
     def __new__(cls, rank: int, suit: Suit | None) -> Card:
         card = _INTERNED.get((rank, suit)) if type(rank) is int and (
@@ -88,41 +86,8 @@ class Card(Notation):
                 raise ValueError(f"a card is written like '7h', '10s', 'Qd' or '*', got {text!r}")
         return card
 
-    def __str__(self) -> str:
-        return self.notation
-
     def __repr__(self) -> str:
         return f"Card.parse('{self.notation}')"
-
-    def __hash__(self) -> int:
-        return self.key
-
-    def __lt__(self, other: Card) -> bool:
-        return self.key < other.key
-
-    def __le__(self, other: Card) -> bool:
-        return self.key <= other.key
-
-    def __gt__(self, other: Card) -> bool:
-        return self.key > other.key
-
-    def __ge__(self, other: Card) -> bool:
-        return self.key >= other.key
-
-    def __setattr__(self, name: str, value: object) -> NoReturn:
-        raise AttributeError(f"a card is immutable: cannot set {name}")
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise AttributeError(f"a card is immutable: cannot delete {name}")
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return Card.parse, (self.notation,)
-
-    def __copy__(self) -> Card:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Card:
-        return self
 
 
 _SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}

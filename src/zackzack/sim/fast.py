@@ -24,24 +24,28 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from heapq import heappop, heappush
 from typing import Any
 
-from zackzack.bots.bot import CHANGE, END, OWN, START, strategy
+from zackzack.bots.bot import (
+    CHANGE,
+    END,
+    FREEZE,
+    OWN,
+    PAUSE,
+    PLAN,
+    RETRY,
+    START,
+    refusal,
+    strategy,
+    timing,
+)
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec
-from zackzack.clock import VirtualTimer
+from zackzack.clock import TIMER, TimerQueue
 from zackzack.games.base import Action, Event, Rules
-from zackzack.games.errors import (
-    DoesNotFit,
-    Frozen,
-    IllegalAction,
-    NotPlaying,
-    OneHand,
-    RoundOver,
-    TooLate,
-)
+from zackzack.games.errors import IllegalAction
 from zackzack.games.registry import Brain
 from zackzack.table import ONE_HAND_PAUSE_MS, Phase, RoundScored, Settings, Table
 
@@ -54,7 +58,7 @@ _BITS = QUANTILE_BITS
 _LOW = (1 << QUANTILE_BITS) - 1
 _TWO_DRAWS = 2 * QUANTILE_BITS
 _PAUSE = ONE_HAND_PAUSE_MS / 1000
-_TIMER, _LAND = 0, 2
+_LAND = TIMER + 2
 _PLAYING = Phase.PLAYING
 _TALLY_ACTION, _TALLY_STEP, _TALLY_SCORED = 1, 2, 3
 
@@ -82,15 +86,10 @@ class Seat:
                  "too_late", "wrong_cards")
 
     def __init__(self, brain: Brain, seat: int, spec: BotSpec, one_hand: bool) -> None:
-        reaction = REACTIONS[spec.level]
         self.brain = brain
         self.seat = seat
-        self.perception = reaction.perception.quantiles
-        self.think = reaction.think.quantiles
-        self.motor = reaction.motor.quantiles
-        self.per_item = reaction.per_item / reaction.think.median
-        self.mistakes = reaction.mistakes
-        self.scale = reaction.think_scale(4)
+        (self.perception, self.think, self.motor, self.per_item, self.mistakes,
+         self.scale) = timing(REACTIONS[spec.level])
         self.one_hand = one_hand
         self.hands = 1 if one_hand else type(brain).HANDS
         self.busy: list[_Hand] = []
@@ -104,7 +103,7 @@ class Seat:
         """Cards that lost the race: they fitted the pile the bot aimed at, too late."""
 
 
-class Match:
+class Match(TimerQueue):
     """A match of ``rules`` between bots (``specs``, one per seat), played as fast as can be.
 
     The match is the table's clock; :meth:`play` runs it. ``rounds`` collects each round's
@@ -114,12 +113,9 @@ class Match:
 
     def __init__(self, rules: Rules, options: Any, specs: Sequence[BotSpec], seed: int,
                  settings: Settings = Settings(), log: bool = False) -> None:
-        self._now = 0.0
-        self._queue: list[tuple[float, int, int, Any]] = []
-        """The table's timers and the hands on their way, by time and then queue number."""
+        super().__init__()  # the table's timers and the hands on their way
         self._decisions: list[tuple[float, int, Seat]] = []
         """The bots' decisions being thought about, likewise; void ones are skipped."""
-        self._seq = 0
         self.table = table = Table(rules, options, clock=self, seed=seed, settings=settings,
                                    keep_log=log)
         self.rng = rng = random.Random(seed ^ 0x5EED)
@@ -134,21 +130,6 @@ class Match:
         """Each round: winner, length in table ms, accepted actions, automatic steps, scores."""
         self._actions = self._steps = self._started = 0
         table.subscribe_all(self._heard)
-
-    # The clock ---------------------------------------------------------------------------
-
-    def time(self) -> float:
-        """The current virtual time in seconds."""
-        return self._now
-
-    def call_at(self, when: float, callback: Callable[[], object]) -> VirtualTimer:
-        """A table timer: ``callback`` at ``when`` (not before now), in order with the bots'."""
-        if when < self._now:
-            when = self._now
-        timer = VirtualTimer(when, callback)
-        self._seq += 1
-        heappush(self._queue, (when, self._seq, _TIMER, timer))
-        return timer
 
     def play(self, until: float) -> bool:
         """Start the match and run it to its end or to virtual time ``until`` (seconds);
@@ -332,27 +313,20 @@ class Match:
             self._plan(seat)
             seat.landing = False
 
-    def _refused(self, seat: Seat, hand: _Hand, refusal: IllegalAction) -> None:
+    def _refused(self, seat: Seat, hand: _Hand, outcome: IllegalAction) -> None:
         if seat.one_hand:
             if hand not in seat.busy:
                 return
             seat.busy.remove(hand)
-            if not isinstance(refusal, OneHand | Frozen):
-                seat.ready = self._now + _PAUSE
-        table = self.table
-        if isinstance(refusal, TooLate):
-            seat.too_late += 1
-            self._plan(seat)
-        elif isinstance(refusal, DoesNotFit | Frozen):
-            if isinstance(refusal, DoesNotFit):
-                seat.wrong_cards += 1
-            seat.frozen = self._now + max(0, table.frozen_until[seat.seat] - table.now) / 1000
-            self._plan(seat)
-        elif isinstance(refusal, OneHand):
-            wait = max(0, table.last_action[seat.seat] + ONE_HAND_PAUSE_MS - table.now)
-            seat.ready = self._now + wait / 1000
+        what, wait = refusal(outcome, self.table, seat.seat, seat)
+        if what & PAUSE and seat.one_hand:
+            seat.ready = self._now + _PAUSE
+        if what & FREEZE:
+            seat.frozen = self._now + wait
+        if what & RETRY:
+            seat.ready = self._now + wait
             seat.busy.append(hand)
             self._seq += 1
             heappush(self._queue, (seat.ready, self._seq, _LAND, hand))
-        elif not isinstance(refusal, RoundOver | NotPlaying):
+        elif what & PLAN:
             self._plan(seat)

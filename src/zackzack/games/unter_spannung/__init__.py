@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Final, NoReturn, final
+from typing import Annotated, Any, ClassVar, Final, final
 
 import msgspec
 
@@ -26,8 +26,8 @@ from zackzack.games.base import (
     Action,
     Event,
     GameInfo,
+    Interned,
     MatchResult,
-    Notation,
     Placing,
     RoundResult,
     check_bounds,
@@ -62,7 +62,7 @@ def wrap(x: int) -> int:
 
 
 @final
-class Card(Notation):
+class Card(Interned):
     """A card: its value 1–10 and, in its middle, its spread ±1, ±2 or ±3; one object per card.
 
     >>> Card(7, 2)
@@ -73,14 +73,11 @@ class Card(Notation):
     ([5, 9], True)
     """
 
-    __slots__ = ("_hash", "allowed", "notation", "spread", "value")
+    __slots__ = ("allowed", "spread", "value")
     value: int
     spread: int
     allowed: frozenset[int]
     """The values that may be played on this card."""
-    notation: str
-    """How the card is written: ``7±2``."""
-    _hash: int
     _ALL: ClassVar[dict[tuple[int, int], Card]] = {}
 
     def __new__(cls, value: int, spread: int) -> Card:
@@ -97,42 +94,9 @@ class Card(Notation):
         setter(card, "spread", spread)
         setter(card, "allowed", frozenset((wrap(value + spread), wrap(value - spread))))
         setter(card, "notation", f"{value}±{spread}")
-        setter(card, "_hash", value * 4 + spread)
+        setter(card, "key", value * 4 + spread)
         Card._ALL[value, spread] = card
         return card
-
-    def __setattr__(self, name: str, value: object) -> NoReturn:
-        raise AttributeError(f"a card cannot change its {name}")
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise AttributeError(f"a card cannot lose its {name}")
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __reduce__(self) -> tuple[type[Card], tuple[int, int]]:
-        return Card, (self.value, self.spread)
-
-    def __copy__(self) -> Card:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Card:
-        return self
-
-    def __lt__(self, other: Card) -> bool:
-        return self._hash < other._hash
-
-    def __le__(self, other: Card) -> bool:
-        return self._hash <= other._hash
-
-    def __gt__(self, other: Card) -> bool:
-        return self._hash > other._hash
-
-    def __ge__(self, other: Card) -> bool:
-        return self._hash >= other._hash
-
-    def __str__(self) -> str:
-        return self.notation
 
     def __repr__(self) -> str:
         return f"Card(value={self.value}, spread={self.spread})"

@@ -1,5 +1,5 @@
 // Schnelllauf's tutorial (/learn/schnelllauf, run by js/learn.js): its intro, its steps and
-// what the end says; the deal is in server/tutorials.json.
+// what the end says; the deal is in this folder's tutorial.json.
 
 export const INTRO = "learn_tut_intro_sl";
 

@@ -1,5 +1,5 @@
 // Unter Spannung's tutorial (/learn/unter-spannung, run by js/learn.js): its intro, its steps
-// and what the end says; the deal is in server/tutorials.json.
+// and what the end says; the deal is in this folder's tutorial.json.
 
 export const INTRO = "learn_tut_intro_us";
 
