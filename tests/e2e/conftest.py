@@ -24,6 +24,8 @@ from zackzack.server.app import Config, create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
+FAILURES = ROOT / "artifacts" / "failures"
+"""What each page of a failed test showed, and its console, for finding out why."""
 SETTLED = """() => document.getAnimations().every(a =>
   a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity
   || (a.animationName ?? '').startsWith('call'))"""
@@ -93,8 +95,16 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test, so a fixture can tell that the test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture()
-def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
+def new_page(browser: Any, server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Any]:
     """``new_page(locale=..., viewport=...)``: a fresh browser context (own localStorage)."""
     contexts: list[Any] = []
 
@@ -109,9 +119,22 @@ def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors
+        console: list[str] = []
+        page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+        page.console_lines = console
         return page
 
     yield make
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        FAILURES.mkdir(parents=True, exist_ok=True)
+        pages = [page for context in contexts for page in context.pages]
+        for i, page in enumerate(pages):
+            stem = FAILURES / f"{request.node.name}-{i}"
+            with contextlib.suppress(Exception):
+                page.screenshot(path=f"{stem}.png", timeout=5000)
+            stem.with_suffix(".txt").write_text(
+                "\n".join([page.url, *getattr(page, "console_lines", [])]), "utf-8")
     for context in contexts:
         for page in context.pages:
             assert not getattr(page, "js_errors", []), f"JavaScript errors: {page.js_errors}"
