@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import random
 import sqlite3
@@ -194,11 +193,9 @@ def load_postgres(store: Store, rows: dict[str, list[tuple[Any, ...]]]) -> None:
     try:
         cursor = raw.cursor()
         for table, columns in COLUMNS.items():
-            buffer = io.StringIO()
-            for row in rows[table]:
-                buffer.write("\t".join(_copy_field(value) for value in row) + "\n")
-            buffer.seek(0)
-            cursor.copy_expert(f"COPY {table} ({columns}) FROM STDIN", buffer)
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows[table]:
+                    copy.write("\t".join(_copy_field(value) for value in row) + "\n")
         cursor.execute("SELECT setval('rating_changes_seq_seq', "
                        "(SELECT max(seq) FROM rating_changes))")
         raw.commit()

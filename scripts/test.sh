@@ -15,7 +15,7 @@ if [ -n "$MISSING" ]; then
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test,postgres]'
+.venv/bin/python -m pip install -q -e '.[test,postgres,env,ray]'
 # axe-core (package.json, pinned in package-lock.json) for the accessibility checks.
 if [ ! -f node_modules/axe-core/axe.min.js ]; then
     if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --silent

@@ -1,6 +1,9 @@
 """A throwaway local PostgreSQL server (Debian's ``postgresql``) for tests and benches.
 
-The server runs as the ``postgres`` user (PostgreSQL refuses root) on a Unix socket only.
+The server runs as the ``postgres`` user (PostgreSQL refuses root) on a free loopback port
+(its Unix socket stays in its own folder). Its URLs are the bare
+``postgresql://user@host:port/db`` that docs/operations.md shows: SQLAlchemy 2.1 reads them as
+psycopg 3, the ``[postgres]`` extra.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ import itertools
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 _names = itertools.count(1)
 
@@ -42,11 +46,17 @@ def postgres_server(*options: str) -> Iterator[str]:
     subprocess.run([*as_user, postgres_bin("initdb"), "-D", str(data), "-A", "trust",
                     "-U", "zackzack", "--no-sync"], check=True, capture_output=True)
     settings = " ".join(f"-c {option}" for option in options)
-    subprocess.run([*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
-                    str(folder / "log"), "-o", f"-k {folder} -c listen_addresses='' "
-                    f"-c fsync=off {settings}", "start"], check=True, capture_output=True)
+    for attempt in range(3):  # a free port may be taken before the server binds it
+        port = _free_port()
+        started = subprocess.run(
+            [*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l", str(folder / "log"),
+             "-o", f"-k {folder} -c listen_addresses=127.0.0.1 -p {port} -c fsync=off "
+             f"{settings}", "start"], capture_output=True)
+        if started.returncode == 0:
+            break
+        assert attempt < 2, (folder / "log").read_text(errors="replace")
     try:
-        yield f"postgresql+psycopg2://zackzack@/postgres?host={folder}"
+        yield f"postgresql://zackzack@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run([*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], capture_output=True)
@@ -62,4 +72,10 @@ def fresh_database(server_url: str) -> str:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
     finally:
         engine.dispose()
-    return server_url.replace("@/postgres?", f"@/{name}?")
+    return make_url(server_url).set(database=name).render_as_string(hide_password=False)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "replay": "zackzack.replay_cli",
     "serve": "zackzack.server.cli",
     "simulate": "zackzack.sim.cli",
+    "train": "zackzack.learn.cli",
 }
 """Command name → module with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""
 

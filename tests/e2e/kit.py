@@ -146,11 +146,12 @@ def create_by_message(page: Any, message: dict[str, Any]) -> str:
 
 
 def sit_down(page: Any, code: str) -> None:
-    """Open the table's link, take the first open seat and say ready."""
+    """Open the table's link, take the first open seat and say ready (until the page shows
+    its own seat, the one with the rename button, ready: a bot's seat is always ready)."""
     page.goto(f"/t/{code}")
     page.locator(".wait-seat.open button").first.click()
     page.locator("#ready").click()
-    page.wait_for_selector(".wait-seat.ready")
+    page.wait_for_selector(".wait-seat.ready:has(#rename)")
 
 
 def start_two(host: Any, guest: Any, code: str) -> None:

@@ -129,7 +129,7 @@ def test_the_strategy_is_chosen_from_the_servers_list(new_page: Any, shot: Any,
     values = page.locator(f"{strategy} option").evaluate_all("os => os.map(o => o.value)")
     assert values == ["", *STRATEGIES[1:]]  # the first is the server's default
     labels = page.locator(f"{strategy} option").all_inner_texts()
-    assert labels == ["schlau (üblich)", "zufällig"]
+    assert labels == ["schlau (üblich)", "zufällig", "gelernt"]
     page.select_option("select[name=seat-1-level]", "pro")
     page.select_option(strategy, "random")
     shot(page, "words_strategy_select")

@@ -1,4 +1,5 @@
-"""The store on PostgreSQL: a throwaway local server (``tests/pg.py``) for this module."""
+"""The store on PostgreSQL: a throwaway local server (``tests/pg.py``) for this module, opened
+by the bare ``postgresql://user@host:port/db`` URL that docs/operations.md shows."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from pg import postgres_server
 from server.kit import World, play_out, two_at_a_table
 from zackzack.replay import replay
-from zackzack.store import Status, Store
+from zackzack.store import Status, database_url, open_store
 from zackzack.table import Settings
 
 
@@ -21,8 +22,10 @@ def pg_url() -> Iterator[str]:
 
 
 def test_matches_are_stored_and_restored_on_postgresql(pg_url: str) -> None:
-    store = Store(pg_url)
+    assert pg_url.startswith("postgresql://zackzack@127.0.0.1:")
+    store = open_store(database_url(pg_url))  # as ``zackzack serve --db URL`` opens it
     try:
+        assert store.engine.dialect.driver == "psycopg"  # psycopg 3, the [postgres] extra
         assert store.journal_mode() == "n/a"
         world = World(store, settings=Settings())
         anna, ben, code = two_at_a_table(world)

@@ -2,6 +2,8 @@
 
 >>> parse_bot("pro"), str(parse_bot("normal:random")), str(parse_bot(" Pro:Smart "))
 (BotSpec(level='pro', strategy='smart'), 'normal:random', 'pro')
+>>> str(parse_bot("normal:learned"))
+'normal:learned'
 >>> parse_bot("grandmaster")
 Traceback (most recent call last):
 ...
@@ -14,8 +16,9 @@ from dataclasses import dataclass
 
 LEVELS: tuple[str, ...] = ("beginner", "normal", "pro", "machine")
 """The skill levels, weakest first: from a child learning to add to faster than any person."""
-STRATEGIES: tuple[str, ...] = ("smart", "random")
-"""The strategies: ``smart`` (the default) plays well, ``random`` is the baseline."""
+STRATEGIES: tuple[str, ...] = ("smart", "random", "learned")
+"""The strategies: ``smart`` (the default) plays well, ``random`` is the baseline, ``learned``
+weighs its choices with a trained linear policy (``zackzack.learn``)."""
 DEFAULT_STRATEGY = STRATEGIES[0]
 
 

@@ -2,7 +2,8 @@
 
 Matches are numbered; match ``i`` of seed ``s`` always deals and plays the same, so the
 results do not depend on how many processes share the work. Several processes take the
-matches in chunks and hand them back in order.
+matches in chunks and hand them back in order, on this machine or as the tasks of a Ray
+cluster (``zackzack[ray]``).
 
 >>> config = Config("unter-spannung", parse_options("unter-spannung", {"players": 2}),
 ...                 bots=(parse_bot("pro"), parse_bot("beginner")), matches=20, seed=1)
@@ -13,12 +14,18 @@ True
 
 from __future__ import annotations
 
+import importlib
+import logging
+import os
 import random
+from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import closing
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from operator import attrgetter
+from types import ModuleType
 from typing import Any, NoReturn
 
 import msgspec
@@ -33,8 +40,8 @@ from zackzack.sim.fast import ACTIONS, STEPS
 from zackzack.sim.network import Network
 from zackzack.table import RoundScored, Settings, Table
 
-__all__ = ["Config", "MatchRecord", "RoundRecord", "match_seed", "parse_bot", "parse_options",
-           "play_match", "simulate"]
+__all__ = ["Config", "MatchRecord", "RoundRecord", "import_ray", "match_seed", "parse_bot",
+           "parse_options", "play_match", "ray_pool", "simulate"]
 
 MAX_GAME_HOURS = 24
 """A match still running after this much game time is a bug, reported as an error."""
@@ -221,20 +228,22 @@ def chunk_size(config: Config) -> int:
     return max(1, CHUNK_ROUNDS // entry(config.game).front.rounds_per_match(config.options))
 
 
-def simulate(config: Config, jobs: int = 1,
-             progress: Callable[[list[MatchRecord]], object] | None = None) -> list[MatchRecord]:
+def simulate(config: Config, jobs: int | None = 1,
+             progress: Callable[[list[MatchRecord]], object] | None = None,
+             ray: str | None = None) -> list[MatchRecord]:
     """Play the matches of ``config`` across ``jobs`` processes; the records in match order.
 
     Each match is seeded on its own, so the records are the same for any ``jobs``. With one
-    job no match is played beyond the last one needed. ``progress`` is called now and then
-    with the records that came in since its last call.
+    job no match is played beyond the last one needed; ``None`` takes every CPU. ``ray``
+    runs the chunks on a Ray cluster instead (:func:`ray_pool`). ``progress`` is called now
+    and then with the records that came in since its last call.
     """
-    if not 1 <= jobs <= 256:
+    if jobs is not None and not 1 <= jobs <= 256:
         raise ValueError(f"--jobs must be 1 to 256, not {jobs}")
     size = chunk_size(config)
     records: list[MatchRecord] = []
     reported = rounds = 0
-    with closing(_records(config, size, jobs)) as played:
+    with closing(_records(config, size, jobs, ray)) as played:
         for record in played:
             records.append(record)
             rounds += len(record.rounds)
@@ -245,6 +254,44 @@ def simulate(config: Config, jobs: int = 1,
             if done:
                 break
     return records
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` package, or an ``ImportError`` that says how to install it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ModuleNotFoundError("Ray is not installed: pip install 'zackzack[ray]'",
+                                  name="ray") from None
+
+
+@contextmanager
+def ray_pool(address: str = "local", jobs: int | None = None) -> Iterator[tuple[Any, int]]:
+    """A ``ray.util.multiprocessing.Pool`` of ``jobs`` workers and their number.
+
+    ``"local"`` starts a Ray on this machine with ``jobs`` CPUs (``None``: all of them);
+    ``"auto"`` or ``"ray://HOST:10001"`` joins a running cluster, whose CPUs ``None`` takes.
+    A Ray this starts is shut down at the end; one already running in this process is used
+    as it is and left running.
+    """
+    ray = import_ray()
+    started = not ray.is_initialized()
+    if started:
+        if address == "local":
+            ray.init(address="local", num_cpus=jobs or os.cpu_count(), include_dashboard=False,
+                     logging_level=logging.WARNING)
+        else:
+            ray.init(address=address, logging_level=logging.WARNING)
+    try:
+        workers = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        pool = importlib.import_module("ray.util.multiprocessing").Pool(workers)
+        try:
+            yield pool, workers
+        finally:
+            pool.terminate()  # also the chunks run ahead that nobody needs any more
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _done(config: Config, matches: int, rounds: int) -> bool:
@@ -261,27 +308,36 @@ def _starts(config: Config, size: int) -> Iterator[tuple[int, int]]:
         start += count
 
 
-def _records(config: Config, size: int, jobs: int) -> Generator[MatchRecord, None, None]:
+def _records(config: Config, size: int, jobs: int | None,
+             ray: str | None) -> Generator[MatchRecord, None, None]:
     """Every match's record in order; with several jobs, chunks of ``size`` run ahead."""
+    if ray is not None:
+        with ray_pool(ray, jobs) as (pool, workers):
+            yield from _ahead(config, size, workers, lambda start, count: pool.apply_async(
+                _chunk, (config, start, count)).get)
+        return
+    jobs = jobs or os.cpu_count() or 1
     if jobs == 1:
         index = 0
         while config.matches is None or index < config.matches:
             yield play_match(config, index)
             index += 1
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: list[Future[list[MatchRecord]]] = []
-        starts = _starts(config, size)
+    with ProcessPoolExecutor(max_workers=jobs) as executor:
         try:
-            for start, count in starts:
-                pending.append(pool.submit(_chunk, config, start, count))
-                if len(pending) >= 2 * jobs:
-                    break
-            while pending:
-                yield from pending.pop(0).result()
-                for start, count in starts:
-                    pending.append(pool.submit(_chunk, config, start, count))
-                    break
+            yield from _ahead(config, size, jobs, lambda start, count: executor.submit(
+                _chunk, config, start, count).result)
         finally:
-            for future in pending:
-                future.cancel()
+            executor.shutdown(cancel_futures=True)
+
+
+def _ahead(config: Config, size: int, workers: int,
+           submit: Callable[[int, int], Callable[[], list[MatchRecord]]],
+           ) -> Generator[MatchRecord, None, None]:
+    """Every match's record in order from chunks that ``submit`` hands to a pool, which
+    waits for a chunk when called; two chunks a worker are under way."""
+    starts = _starts(config, size)
+    pending = deque(submit(start, count) for start, count in islice(starts, 2 * workers))
+    while pending:
+        yield from pending.popleft()()
+        pending.extend(submit(start, count) for start, count in islice(starts, 1))

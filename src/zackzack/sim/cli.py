@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -24,7 +25,7 @@ from rich.table import Table
 
 from zackzack.bots import LEVELS, STRATEGIES, parse_bot
 from zackzack.games import REGISTRY, entry
-from zackzack.sim import Config, MatchRecord, simulate
+from zackzack.sim import Config, MatchRecord, import_ray, simulate
 from zackzack.sim.stats import summarise
 
 HELP = "let bots play many matches and print win rates, round lengths and misses"
@@ -42,10 +43,15 @@ examples:
       --rounds 20000 --tournament --seed 7 --jobs 2
   zackzack simulate schnelllauf --bots pro,normal --matches 2000 --handicap 1:pile=4
   zackzack simulate unter-spannung --bots normal,normal --rounds 20000 --rtt 10,100
+  zackzack simulate unter-spannung --bots normal --rounds 20000 --seed 1 --ray auto
 network: --rtt gives each player a round trip in ms (in the order of --bots); each one-way
 trip takes half of it ±10 % (uniform jitter), in order. Close races are then decided by
 when a card was pressed, crediting each player's measured lag up to a bound
 (docs/fairness.md); --no-compensation decides them by arrival.
+ray: --ray alone starts a Ray on this machine with --jobs CPUs (default: all) and stops it at
+the end; --ray auto joins the cluster this machine is part of (ray start), --ray
+ray://HOST:10001 one elsewhere, with the same zackzack installed on every node
+(docs/analysis.md). The figures for a seed are the same as with --jobs 1.
 """
 
 
@@ -78,7 +84,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-compensation", action="store_true",
                         help="with --rtt: decide close races by arrival, not lag-corrected")
     parser.add_argument("--seed", type=int, help="the same seed, the same results")
-    parser.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    parser.add_argument("--jobs", type=int, help="processes to use (default 1; with --ray: "
+                        "every CPU of the Ray)")
+    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                        help="play the matches as Ray tasks: on a Ray started here, or on the "
+                        "cluster at ADDRESS (auto, ray://HOST:10001); needs zackzack[ray]")
     parser.add_argument("--json", metavar="FILE", help="write every figure to FILE as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and round lengths")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -115,7 +125,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         raise ValueError("--rounds must be at least 1")
     if args.matches is not None and args.matches < 1:
         raise ValueError("--matches must be at least 1")
-    if not 1 <= args.jobs <= 256:
+    if args.jobs is not None and not 1 <= args.jobs <= 256:
         raise ValueError(f"--jobs must be 1 to 256, not {args.jobs}")
     rounds = args.rounds if args.matches is None and args.rounds is not None else None
     if args.matches is None and rounds is None:
@@ -146,11 +156,23 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"cannot write {path}: it is a directory")
     if args.plot and not args.plot.lower().endswith((".png", ".svg", ".pdf")):
         raise ValueError("--plot FILE must end in .png, .svg or .pdf")
+    jobs = args.jobs if args.jobs is not None or args.ray else 1
+    if args.ray is not None:
+        try:
+            import_ray()
+        except ImportError as error:
+            raise ValueError(f"--ray: {error}") from None
+        if args.ray == "local" and jobs is None:
+            jobs = os.cpu_count()
     started = time.perf_counter()
-    records = _run_with_progress(config, args.jobs, quiet=args.quiet)
+    try:
+        records = _run_with_progress(config, jobs, args.ray, quiet=args.quiet)
+    except ConnectionError as error:  # ray.init found no cluster at the address
+        raise ValueError(f"--ray {args.ray}: {error}") from None
     elapsed = time.perf_counter() - started
     summary = summarise(config, records)
-    summary["jobs"] = args.jobs
+    summary["jobs"] = jobs
+    summary["ray"] = args.ray
     summary["wall_seconds"] = elapsed
     summary["rounds_per_second"] = summary["rounds"] / elapsed if elapsed > 0 else 0.0
     console = Console(highlight=False)
@@ -170,12 +192,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_with_progress(config: Config, jobs: int, quiet: bool) -> list[MatchRecord]:
+def _run_with_progress(config: Config, jobs: int | None, ray: str | None,
+                       quiet: bool) -> list[MatchRecord]:
     by_matches = config.matches is not None
     total = config.matches if by_matches else config.rounds
     console = Console(stderr=True)
     if quiet or not console.is_terminal:
-        return simulate(config, jobs)
+        return simulate(config, jobs, ray=ray)
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rounds]} rounds · {task.fields[rate]} rounds/s"),
@@ -195,7 +218,7 @@ def _run_with_progress(config: Config, jobs: int, quiet: bool) -> list[MatchReco
                         rounds=state["rounds"], rate=f"{rate:,.0f}")
 
     try:
-        return simulate(config, jobs, progress=advance)
+        return simulate(config, jobs, progress=advance, ray=ray)
     finally:
         progress.stop()
 
@@ -251,8 +274,12 @@ def render(summary: dict[str, Any]) -> Table:
         lines.append(f"rounds per match: mean {per['mean']:.1f}, median {per['median']:.0f}, "
                      f"p10–p90 {per['p10']:.0f}–{per['p90']:.0f}")
     if "rounds_per_second" in summary:
-        lines.append(f"simulated in {summary['wall_seconds']:.1f} s with {summary['jobs']} "
-                     f"job(s): {summary['rounds_per_second']:,.0f} rounds/s")
+        workers = "a worker per CPU" if summary["jobs"] is None else \
+            f"{summary['jobs']} worker(s)"
+        where = f"{summary['jobs']} job(s)" if summary.get("ray") is None else \
+            f"Ray ({summary['ray']}, {workers})"
+        lines.append(f"simulated in {summary['wall_seconds']:.1f} s with {where}: "
+                     f"{summary['rounds_per_second']:,.0f} rounds/s")
     table.caption = "\n".join(lines)
     return table
 

@@ -338,13 +338,13 @@ def default_database() -> Path:
 def database_url(where: str | None) -> str:
     """A SQLAlchemy URL: given as one, a file path for SQLite, or the default file. Nothing is
     created here (``open_store`` checks the folder). A ``postgresql://`` URL without a driver
-    gets the installed one (SQLAlchemy 2.1 would insist on psycopg 3; ``[postgres]`` installs
-    psycopg2).
+    gets psycopg 3 (what SQLAlchemy 2.1 picks, and what ``[postgres]`` installs), or says how
+    to install it.
 
     >>> database_url("/tmp/z.db")
     'sqlite:////tmp/z.db'
-    >>> database_url("postgresql+psycopg2://db/zackzack")
-    'postgresql+psycopg2://db/zackzack'
+    >>> database_url("postgresql+psycopg://db/zackzack")
+    'postgresql+psycopg://db/zackzack'
     """
     if where and "://" in where:
         return _with_driver(where)
@@ -353,13 +353,12 @@ def database_url(where: str | None) -> str:
 
 
 def _with_driver(url: str) -> str:
-    """``postgresql://…`` as ``postgresql+DRIVER://…`` with a PostgreSQL driver that is there."""
+    """``postgresql://…`` as ``postgresql+psycopg://…``, if psycopg 3 is installed."""
     scheme, sep, rest = url.partition("://")
     if scheme not in ("postgresql", "postgres"):
         return url
-    for module, driver in (("psycopg", "psycopg"), ("psycopg2", "psycopg2")):
-        if importlib.util.find_spec(module) is not None:
-            return f"postgresql+{driver}{sep}{rest}"
+    if importlib.util.find_spec("psycopg") is not None:
+        return f"postgresql+psycopg{sep}{rest}"
     raise StoreError("no PostgreSQL driver is installed: pip install 'zackzack[postgres]'")
 
 

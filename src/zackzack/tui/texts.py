@@ -37,11 +37,11 @@ def level(spec: str, lang: str) -> str:
 def bot_spec(text: str, lang: str) -> str:
     """A bot as typed in ``lang``, with its level and strategy in English (as bots are named).
 
-    >>> bot_spec(" Profi ", "de"), bot_spec("normal:zufällig", "de"), bot_spec("pro", "de")
-    ('pro', 'normal:random', 'pro')
+    >>> bot_spec(" Profi ", "de"), bot_spec("normal:zufällig", "de"), bot_spec("pro:gelernt", "de")
+    ('pro', 'normal:random', 'pro:learned')
     """
     words = {tr(word, lang).lower(): word
-             for word in ("beginner", "normal", "pro", "machine", "random")}
+             for word in ("beginner", "normal", "pro", "machine", "random", "learned")}
     return ":".join(words.get(part.strip().lower(), part.strip()) for part in text.split(":"))
 
 

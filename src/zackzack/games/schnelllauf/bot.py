@@ -4,7 +4,9 @@ The ``smart`` strategy prefers a play that reveals a face-down card, then one th
 (after it another of its own face-up cards fits), one that covers a pile the opponent could
 use, and one that empties a place it can refill; when no card fits it moves a card into an
 empty place to reveal the one under it, and a joker is its last resort. ``random`` takes
-any play or revealing move. When there is nothing to do, both wait for the stalemate flip.
+any play or revealing move. ``learned`` scores every play and the move by their features
+(``features.py``) under the trained weights (``policy.json``) and takes the best. When there
+is nothing to do, all wait for the stalemate flip; when there is, none waits (a race).
 
 >>> from zackzack.games.schnelllauf import Card, Options, View
 >>> c = Card.parse
@@ -19,10 +21,13 @@ Play(card=Card.parse('7c'), pile=0, seen=4)
 from __future__ import annotations
 
 import random
+from operator import mul
 from typing import ClassVar
 
 from zackzack.games import schnelllauf as sl
 from zackzack.games.base import Action, Event
+from zackzack.games.schnelllauf import features
+from zackzack.learn import policy
 
 EFFORT = 0.4
 """Comparing a rank with a pile (one up or down) counts as this much of an Unter Spannung
@@ -54,7 +59,7 @@ def reach(stands: frozenset[int] | None, wrap: bool) -> _Reach:
 class Brain:
     """The strategy of one seat at Schnelllauf; it sees only the (public) view."""
 
-    __slots__ = ("reaches", "rng", "seat", "smart", "wrap")
+    __slots__ = ("reaches", "rng", "seat", "smart", "weights", "wrap")
 
     CHANGES: ClassVar[frozenset[type[Event]]] = frozenset({sl.Played, sl.Flipped, sl.Reshuffled})
     """Events that change what every seat can do: a new top on a discard pile."""
@@ -66,7 +71,8 @@ class Brain:
     def __init__(self, options: sl.Options, seat: int, strategy: str,
                  rng: random.Random) -> None:
         self.seat = seat
-        self.smart = strategy == "smart"
+        self.smart = strategy != "random"
+        self.weights = policy.weights(sl.INFO.name) if strategy == "learned" else None
         self.rng = rng
         self.wrap = options.wrap
         self.reaches: dict[frozenset[int] | None, _Reach] = {}
@@ -117,10 +123,14 @@ class Brain:
             pick = self.rng.randrange(count) if count else -1
             if pick < 0 or pick == len(plays):
                 return sl.Move(source, empty) if can_move else None
-        elif len(plays) == 1 and (plays[0][1].rank or not can_move):
+        elif len(plays) == 1 and (not can_move or (self.weights is None and plays[0][1].rank)):
             pick = 0
         elif plays:
-            pick = self._best(view, plays, (fit0, fit1), can_move)
+            if self.weights is None:
+                pick = self._best(view, plays, (fit0, fit1), can_move)
+            else:
+                pick = self._learned(view, plays, (fit0, fit1), source if can_move else None,
+                                     self.weights)
             if pick < 0:
                 return sl.Move(source, empty)
         else:
@@ -160,6 +170,20 @@ class Brain:
     def _reach(self, stands: frozenset[int] | None) -> _Reach:
         found = self.reaches[stands] = reach(stands, self.wrap)
         return found
+
+    def _learned(self, view: sl.View, plays: list[tuple[int, sl.Card, int]],
+                 fits: tuple[_Reach | None, _Reach | None], move: int | None,
+                 weights: tuple[float, ...]) -> int:
+        """The index of the play that scores best, or -1 if the move scores better."""
+        rows = features.rows(view, self.seat, plays, fits, self.wrap, move)
+        best, best_score = -1, -1e18
+        if move is not None:  # first: a play must beat the move, as in ``_best``
+            best_score = sum(map(mul, weights, rows.pop()))
+        for i, row in enumerate(rows):
+            score = sum(map(mul, weights, row))
+            if score > best_score:
+                best, best_score = i, score
+        return best
 
     def _best(self, view: sl.View, plays: list[tuple[int, sl.Card, int]],
               fits: tuple[_Reach | None, _Reach | None], move: bool) -> int:

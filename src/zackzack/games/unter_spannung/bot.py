@@ -3,7 +3,10 @@
 The ``smart`` strategy plays, among the fitting cards, the one that keeps the most of its
 own cards fitting after it (a follow-up it can play at once, and a card no opponent holds)
 and leaves the opponents the fewest expected answers; in the tournament it sheds high
-values first. ``random`` plays any fitting card. Both draw only when nothing fits.
+values first. ``random`` plays any fitting card. ``learned`` plays the fitting card whose
+features (``features.py``) score best under the trained weights (``policy.json``). All
+draw only when nothing fits and never wait when they can act: the game is a race, and a
+card held back is a top an opponent may cover first.
 
 >>> from zackzack.games.unter_spannung import Card, Options, View
 >>> brain = Brain(Options(players=2), 0, "smart", random.Random(1))
@@ -16,11 +19,13 @@ Play(card=Card(value=3, spread=1), seen=3)
 from __future__ import annotations
 
 import random
-from collections import Counter
+from operator import mul
 from typing import ClassVar
 
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event
+from zackzack.games.unter_spannung import features
+from zackzack.learn import policy
 
 SHED = 0.3
 """In the tournament, how much one point of card value weighs against one follow-up."""
@@ -29,7 +34,7 @@ SHED = 0.3
 class Brain:
     """The strategy of one seat at Unter Spannung; it sees only that seat's view."""
 
-    __slots__ = ("deck_counts", "deck_size", "rng", "seat", "smart", "tournament")
+    __slots__ = ("deck_counts", "deck_size", "rng", "seat", "smart", "tournament", "weights")
 
     CHANGES: ClassVar[frozenset[type[Event]]] = frozenset({us.Played, us.Rotated})
     """Events that change what every seat can do: a new top card."""
@@ -45,8 +50,9 @@ class Brain:
         self.rng = rng
         self.tournament = options.tournament
         self.deck_counts = _STANDARD_COUNTS if options.deck is us.STANDARD_DECK \
-            else _value_counts(options.deck)
+            else features.counts(options.deck)
         self.deck_size = len(options.deck)
+        self.weights = policy.weights(us.INFO.name) if strategy == "learned" else None
 
     def work(self, view: us.View) -> float:
         """How many cards there are to compare with the top: the hand."""
@@ -65,6 +71,8 @@ class Brain:
             card = fitting[0]
         elif self.smart:
             card = self._best(view, fitting)
+        elif self.weights is not None:
+            card = self._learned(view, fitting, self.weights)
         else:
             card = fitting[self.rng.randrange(len(fitting))]
         return us.Play(card, view.version)
@@ -96,11 +104,16 @@ class Brain:
                 best, best_score = card, score
         return best
 
-
-def _value_counts(deck: tuple[us.Card, ...]) -> tuple[int, ...]:
-    counts = Counter(card.value for card in deck)
-    return tuple(counts[value] for value in range(11))
+    def _learned(self, view: us.View, fitting: list[us.Card],
+                 weights: tuple[float, ...]) -> us.Card:
+        rows = features.rows(view, fitting, self.deck_counts, self.deck_size, self.tournament)
+        best, best_score = fitting[0], -1e18
+        for card, row in zip(fitting, rows, strict=True):
+            score = sum(map(mul, weights, row))
+            if score > best_score:
+                best, best_score = card, score
+        return best
 
 
 _DRAW = us.Draw()
-_STANDARD_COUNTS = _value_counts(us.STANDARD_DECK)
+_STANDARD_COUNTS = features.counts(us.STANDARD_DECK)

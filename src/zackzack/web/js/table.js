@@ -83,6 +83,23 @@ class TablePage {
       }),
       net.on("ping", () => this.renderLag()),
       onLang(() => this.relabel()));
+    // A button of the overlay keeps its element while it is pressed (pointer or Space down
+    // until up): a table message meanwhile (someone's lag, readiness) would replace it, and
+    // the browser would drop the click. The panel is updated after the press.
+    this.pressing = false;
+    this.overlayLate = false;
+    const press = (e) => { if (e.target.closest("button")) this.pressing = true; };
+    this.overlay.addEventListener("pointerdown", press);
+    this.overlay.addEventListener("keydown", (e) => { if (e.key === " ") press(e); });
+    const released = () => {
+      if (!this.pressing) return;
+      this.pressing = false;
+      setTimeout(() => { if (this.overlayLate) this.renderOverlay(); }); // after the click
+    };
+    for (const [type, capture] of [["pointerup", true], ["pointercancel", true], ["keyup", true], ["blur", false]]) {
+      window.addEventListener(type, released, capture);
+      this.offs.push(() => window.removeEventListener(type, released, capture));
+    }
     this.timer = setInterval(() => this.tick(), 100);
     if (net.open) this.open();
   }
@@ -362,6 +379,11 @@ class TablePage {
     }
     // Only a panel that is new rises into view; an updated one just changes in place.
     const kind = panel ? phase : null;
+    if (this.pressing && kind !== null && kind === this.overlayKind) {
+      this.overlayLate = true;
+      return;
+    }
+    this.overlayLate = false;
     panel?.classList.toggle("still", kind === this.overlayKind);
     this.overlayKind = kind;
     this.overlay.replaceChildren(...(panel ? [panel] : []));
