@@ -138,6 +138,43 @@ def test_reaction_delays_the_agents_action() -> None:
     assert [entry.action for entry in env.table.log if entry.seat == 0] == [us.Draw()]
 
 
+def _timed(env: ZackzackEnv, delays: dict[int, tuple[int, int]]) -> None:
+    """Make each agent's reaction fixed: (perception + think, motor) in ms, by seat."""
+    def fixed(seat: int) -> tuple[int, int]:
+        env._busy[seat] += 1
+        return delays[seat]
+    env._delays = fixed  # type: ignore[method-assign]
+
+
+def test_an_agent_is_timed_from_the_last_change_as_a_bot() -> None:
+    env = parallel_env("unter-spannung", players=2, reaction="normal")
+    env.reset(seed=1)
+    _timed(env, {0: (250, 100), 1: (250, 100)})
+    env.step({"seat_0": 1})  # a draw, chosen on the deal (the last change: table time 0)
+    for _ in range(4):
+        env.step({})
+    assert [(entry.t, entry.seat, entry.action) for entry in env.table.log] == [
+        (350, 0, us.Draw())]
+
+
+def test_a_change_before_the_agent_commits_voids_its_choice() -> None:
+    env = parallel_env("unter-spannung", players=2, reaction="normal")
+    for seed in range(50):  # a deal where seat 1 has a card that fits
+        observations, _ = env.reset(seed=seed)
+        if observations["seat_1"]["action_mask"][2:].any():
+            break
+    play = int(np.flatnonzero(observations["seat_1"]["action_mask"][2:])[0]) + 2
+    _timed(env, {0: (250, 100), 1: (50, 10)})
+    env.step({"seat_0": 1, "seat_1": play})  # seat 1 plays at 60 ms: seat 0 has not committed
+    for _ in range(3):
+        observations, *_ = env.step({})
+    assert [(entry.t, entry.seat) for entry in env.table.log] == [(60, 1)]
+    assert observations["seat_0"]["action_mask"][1] == 1  # its hand is free: it may choose again
+    env.step({"seat_0": 1})  # at 400 ms, long after the change at 60: it commits at once
+    env.step({})
+    assert [(entry.t, entry.seat) for entry in env.table.log] == [(60, 1), (500, 0)]
+
+
 def test_bots_fill_the_seats_after_the_agents() -> None:
     env = parallel_env("unter-spannung", opponents=["normal", "pro"])
     assert env.options.players == 3 and env.possible_agents == ["seat_0"]

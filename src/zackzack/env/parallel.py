@@ -12,12 +12,16 @@ Order within a tick: each action lands at its own millisecond of the tick, drawn
 replacement from the tick's ``tick_ms`` milliseconds by the env's seeded generator (so
 every order of the agents is equally likely, none wins a tie by its name, and bots, whose
 timers run between them, meet each agent's card at a fair random moment of the tick).
-With ``reaction`` (a bot level, e.g. ``"normal"``) an action lands instead after a delay
-drawn from that level's reaction model (perception + think, longer with more cards to
-compare, + motor: ``zackzack.bots.reaction.REACTIONS``), counted from the tick whose view
-the agent chose on; while as many of its actions are on their way as a bot of the game has
-hands (one in Unter Spannung, two in Schnelllauf, one with the one-hand handicap), the
-agent's mask is the no-op alone and other choices are ignored. A learner then competes on
+With ``reaction`` (a bot level, e.g. ``"normal"``) an agent is timed as a bot of that level
+(``zackzack.bots.reaction.REACTIONS``): it commits to its choice perception + think after
+the last change of the piles its observation shows (longer with more cards to compare), and
+the action lands a motor delay later; a change of the piles before it commits voids the
+choice, as it voids a bot's, and the agent chooses again on the new observation; and as
+often as a bot of the level slaps down a wrong card (its ``mistakes``), the agent's card is
+a wrong one from its hand instead. While as
+many of its actions are on their way as a bot of the game has hands (one in Unter Spannung,
+two in Schnelllauf, one with the one-hand handicap), the agent's mask is the no-op alone
+and other choices are ignored. A learner then competes on
 strategy, not on speed.
 
 Rewards come when a round is scored: +1 for its winner, minus ``points_scale`` (0.01) times
@@ -57,7 +61,7 @@ from zackzack.games import entry
 from zackzack.games.base import Action, Event
 from zackzack.games.errors import IllegalAction
 from zackzack.games.registry import Brain
-from zackzack.table import Phase, Settings, Table
+from zackzack.table import Phase, Resumed, RoundStarted, Settings, Table
 
 TICK_MS: Final = 100
 """Default tick: table milliseconds per step."""
@@ -139,6 +143,14 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         self._tick = 0
         self._scored = 0
         self._changes = 0
+        self._moving = brain_class(self.game.name).CHANGES | {RoundStarted, Resumed}
+        """Events after which a bot plans anew: a change of the piles, a round (re)starting."""
+        self._moves = self._moved_at = 0
+        """How many such events there were, and the table time of the last one."""
+        self._moved_by: int | None = None
+        """The seat whose action the last one was: it knows its own card without looking."""
+        self._committed_at = [0] * agents
+        """When each agent last committed to an action: its next one is thought from there."""
         self._views: list[Any] = [None] * agents
         self._keys: list[tuple[int, int, int] | None] = [None] * agents
         self._observations: list[Observation] = [{} for _ in range(agents)]
@@ -194,7 +206,9 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
                             for seat in range(agents)]
             self._hands = [1 if self.options.one_hand(seat) else brain.HANDS
                            for seat in range(agents)]
-        self._tick = self._scored = 0
+        self._tick = self._scored = self._moves = self._moved_at = 0
+        self._moved_by = None
+        self._committed_at = [0] * agents
         self._keys = [None] * agents
         self._busy = [0] * agents
         self._refusals = [None] * agents
@@ -226,15 +240,21 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
             action = self.codec.action(self._views[seat], int(index))
             if action is not None:
                 landing.append((seat, action))
-        if landing:
-            if self.reaction is None:
-                offsets = self._rng.sample(self._milliseconds, len(landing))
-            else:
-                offsets = [self._delay(seat) for seat, _ in landing]
-            number = table.match.number
+        number = table.match.number
+        reaction = self.reaction
+        if reaction is None:
+            offsets = self._rng.sample(self._milliseconds, len(landing))
             for (seat, action), offset in zip(landing, offsets, strict=True):
                 at = start + offset
                 clock.call_at(at / 1000, partial(self._land, seat, action, at, number))
+        else:
+            for seat, action in landing:
+                if self._rng.random() < reaction.mistakes:  # a hurried hand, as a bot's
+                    action = self._brains[seat].mistake(self._views[seat]) or action
+                think, motor = self._delays(seat)
+                commit = max(start, max(self._moved_at, self._committed_at[seat]) + think)
+                clock.call_at(commit / 1000, partial(self._commit, seat, action, self._moves,
+                                                     commit + motor, number))
         self._tick += 1
         clock.run(until=self._tick * self.tick_ms / 1000, stop=self._over)
         rewards = dict.fromkeys(live, 0.0)
@@ -275,6 +295,11 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
 
     def _changed(self, events: list[Event]) -> None:
         self._changes += 1
+        for event in events:
+            if type(event) in self._moving:
+                self._moves += 1
+                self._moved_at = self.table.now
+                self._moved_by = getattr(event, "seat", None)
 
     def _land(self, seat: int, action: Action, at: int, number: int) -> None:
         """An agent's action reaches the table; a refusal is its verdict, never an error.
@@ -288,18 +313,29 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
             self.table.submit(seat, action, at=at)
         except IllegalAction as refusal:
             self._refusals[seat] = refusal.code
+            self._committed_at[seat] = at  # a bot thinks anew from its refused card, too
 
-    def _delay(self, seat: int) -> int:
-        """Milliseconds from the tick's view to the action, as a bot of the level reacts."""
+    def _delays(self, seat: int) -> tuple[int, int]:
+        """Milliseconds from the last change of the piles to the agent's commitment
+        (perception, unless the change was its own card, + think), and from there to the
+        table (motor), as a bot of the level reacts; the agent's hand is busy from now."""
         reaction, rng = self.reaction, self._rng
         assert reaction is not None
         self._busy[seat] += 1
         work = self._brains[seat].work(self._views[seat])
-        seconds = (reaction.perception.sample(rng)
-                   + reaction.think.sample(rng) * (1 + reaction.per_item / reaction.think.median
-                                                   * work)
-                   + reaction.motor.sample(rng))
-        return max(1, round(seconds * 1000))
+        perceive = reaction.perception.sample(rng)
+        think = (reaction.think.sample(rng) * (1 + reaction.per_item / reaction.think.median * work)
+                 + (perceive if self._moved_by != seat else 0.0))
+        return max(1, round(think * 1000)), max(1, round(reaction.motor.sample(rng) * 1000))
+
+    def _commit(self, seat: int, action: Action, moves: int, at: int, number: int) -> None:
+        """The agent commits to ``action``, unless the piles changed since it chose (then its
+        hand is free again, as a bot's plan is void): it lands at table time ``at``."""
+        if self._moves != moves:
+            self._busy[seat] -= 1
+            return
+        self._committed_at[seat] = round(self._clock.time() * 1000)
+        self._clock.call_at(at / 1000, partial(self._land, seat, action, at, number))
 
     def _observe(self, seat: int) -> Observation:
         """The seat's observation (new arrays each call: callers keep them), encoded anew only
