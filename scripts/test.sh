@@ -24,3 +24,6 @@ fi
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy
 .venv/bin/python -m pytest -n 2 -q "$@"
+# The compiled build (setup.py, ZACKZACK_COMPILE=1) against the tests of what it compiles;
+# only for a whole run (arguments above pick pytest's tests).
+if [ $# -eq 0 ]; then bash scripts/compiled.sh; fi

@@ -109,7 +109,8 @@ def game_of(event: Event) -> str | None:
     ('unter-spannung', None)
     """
     module = type(event).__module__
-    return next((found.name for found in registered() if found.package == module), None)
+    return next((found.name for found in registered()
+                 if module == found.package or module.startswith(found.package + ".")), None)
 
 
 def _announced(step: str, ms: int, lang: str) -> str:

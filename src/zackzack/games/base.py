@@ -48,7 +48,7 @@ class Notation:
 class Interned(Notation):
     """A :class:`Notation` value that exists once (a card): ``==`` is identity, ``key`` is its
     hash and its order, it cannot change, and a copy or a pickle of it is itself. A subclass
-    builds each value once (``object.__setattr__`` for the fields) and hands out that one."""
+    builds each value once (:meth:`_build`) and hands out that one."""
 
     __slots__ = ("key", "notation")
     key: int
@@ -88,6 +88,14 @@ class Interned(Notation):
 
     def __deepcopy__(self, memo: object) -> Self:
         return self
+
+    @classmethod
+    def _build(cls, **fields: object) -> Self:
+        """A new value with ``fields`` set: how a subclass builds each of its values, once."""
+        value = object.__new__(cls)
+        for name, field in fields.items():
+            object.__setattr__(value, name, field)
+        return value
 
 
 def enc_hook(obj: Any) -> Any:

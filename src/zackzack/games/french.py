@@ -66,11 +66,9 @@ class Card(Interned):
 
     @classmethod
     def _make(cls, rank: int, suit: Suit | None) -> Card:
-        card = object.__new__(cls)
-        for name, value in (("rank", rank), ("suit", suit), ("joker", rank == 0),
-                            ("key", rank * 4 + (0 if suit is None else _SUIT_INDEX[suit])),
-                            ("notation", "*" if suit is None else RANK_NAMES[rank] + suit)):
-            object.__setattr__(card, name, value)
+        card = cls._build(rank=rank, suit=suit, joker=rank == 0,
+                          key=rank * 4 + (0 if suit is None else _SUIT_INDEX[suit]),
+                          notation="*" if suit is None else RANK_NAMES[rank] + suit)
         _INTERNED[rank, suit] = _BY_NOTATION[card.notation] = card
         return card
 

@@ -133,7 +133,10 @@ export class Net {
   }
 
   send(msg) {
-    if (!this.open) return false;
+    if (!this.open) {
+      console.warn(`zackzack: not connected (${this.status}): ${msg.type} not sent`);
+      return false;
+    }
     this.ws.send(JSON.stringify(msg));
     return true;
   }

@@ -466,7 +466,7 @@ class TablePage {
   // Take seat `i`; someone without a chosen name says it first.
   async sitDown(i) {
     if (needsName()) await askName();
-    net.send({ type: "join", code: this.info.code, seat: i });
+    if (!net.send({ type: "join", code: this.info.code, seat: i })) this.app.toast(t("err_disconnected"));
   }
 
   // Before the start a seated player may change their name; everyone sees it at once.
