@@ -11,8 +11,9 @@ from settling early. The curve records the mean's fitness per generation.
 
 Rounds are played on the simulator's fast path (``zackzack.sim``): the same table, rules,
 brains and reaction model as ``zackzack.env``'s bot seats, about 1,500 rounds a second on
-one core; ``on="env"`` plays them through the environment instead, about ten times slower.
-Everything is seeded: the same settings give the same weights.
+one core; ``on="env"`` plays them through the environment instead, about ten times slower
+(the shipped weights were trained so: docs/analysis.md, *A learned bot*). Everything is
+seeded: the same settings give the same weights.
 
 >>> settings = Settings(generations=1, population=3, elite=2, rounds=4, seed=1)
 >>> result = train("unter-spannung", settings)
