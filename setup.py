@@ -27,7 +27,8 @@ from setuptools import setup
 HERE = Path(__file__).resolve().parent
 HOT = ("clock.py", "table.py", "sim/fast.py", "bots/bot.py", "bots/reaction.py",
        "games/shuffling.py", "games/unter_spannung/__init__.py", "games/schnelllauf/__init__.py",
-       "games/unter_spannung/bot.py", "games/schnelllauf/bot.py")
+       "games/unter_spannung/bot.py", "games/schnelllauf/bot.py",
+       "games/unter_spannung/features.py", "games/schnelllauf/features.py")
 """The compiled modules, under ``src/zackzack``: the table, the rules, the bots, the fast path."""
 TYPED = ("msgspec", "typing-extensions", "rich", "textual")
 """The runtime dependencies mypy reads the types of when it checks the compiled modules."""

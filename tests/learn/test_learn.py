@@ -190,7 +190,6 @@ def test_the_policy_file_is_small_json() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_path_through_the_environment_plays_rounds_seeded(game: str) -> None:
-    pytest.importorskip("pettingzoo")
     from zackzack.learn import env
 
     settings = Settings(rounds=3, on="env")

@@ -56,7 +56,7 @@ def _figures(path: Path) -> dict[str, Any]:
 
 def test_ray_gives_the_same_json_as_one_job(ray_dir: Path, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    ray = pytest.importorskip("ray")
+    import ray
     args = ["simulate", "unter-spannung", "--bots", "pro,normal", "--rounds", "500",
             "--seed", "3", "--quiet"]
     assert main([*args, "--jobs", "1", "--json", str(tmp_path / "one.json")]) == 0
@@ -72,7 +72,7 @@ def test_ray_gives_the_same_json_as_one_job(ray_dir: Path, tmp_path: Path,
 
 
 def test_a_running_ray_is_used_and_left_running(ray_dir: Path) -> None:
-    ray = pytest.importorskip("ray")
+    import ray
     config = Config("schnelllauf", game("schnelllauf").parse_options({"pile_size": [4, 3]}),
                     (parse_bot("pro"), parse_bot("normal")), seed=5, matches=7)
     ray.init(address="local", num_cpus=2, include_dashboard=False)
@@ -103,7 +103,7 @@ def test_without_the_extra_ray_asks_for_it(monkeypatch: pytest.MonkeyPatch, tmp_
 
 def test_no_cluster_at_the_address_is_a_clear_error(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    ray = pytest.importorskip("ray")
+    import ray
 
     def no_cluster(address: str, **kwargs: object) -> None:
         raise ConnectionError("Could not find any running Ray instance.")

@@ -189,17 +189,7 @@ class Brain:
               fits: tuple[_Reach | None, _Reach | None], move: bool) -> int:
         """The index of the best play, or -1 if the move is better than all of them."""
         places = view.layouts[self.seat]
-        mine: list[int] = []  # the ranks of its face-up cards, jokers counted apart
-        jokers = 0
-        deep = False
-        for card, under in places:  # loops, not comprehensions: this runs per decision
-            if card is not None:
-                if card.rank:
-                    mine.append(card.rank)
-                else:
-                    jokers += 1
-            if under:
-                deep = True
+        mine, jokers, deep = features.holdings(places)
         theirs: list[int] = []
         for card, _ in view.layouts[1 - self.seat]:
             if card is not None and card.rank:

@@ -1,8 +1,6 @@
-"""Schnelllauf's data: options, actions, events, views and deals (msgspec Structs).
-
-They live apart from the rules (the package) so that a compiled build (``setup.py``), which
-compiles the rules, leaves them plain Python: mypyc would drop a Struct's class keywords
-(``tag``, ``frozen``, …) and its annotations. The package exports every name here.
+"""Schnelllauf's data: options, actions, events, views and deals:
+msgspec Structs, apart from the rules for the compiled build (docs/design.md, *A compiled
+build*); the package exports every name here.
 """
 
 from __future__ import annotations
@@ -12,13 +10,7 @@ from typing import Annotated
 
 import msgspec
 
-from zackzack.games.base import (
-    Action,
-    Event,
-    GameInfo,
-    PileEvent,
-    check_bounds,
-)
+from zackzack.games.base import Action, Event, GameInfo, PileEvent, check_bounds
 from zackzack.games.errors import OptionsError
 from zackzack.games.french import Card
 

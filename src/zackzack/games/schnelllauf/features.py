@@ -56,17 +56,14 @@ def after(rank: int, wrap: bool) -> frozenset[int]:
     return found
 
 
-def rows(view: sl.View, seat: int, plays: Sequence[tuple[int, sl.Card, int]],
-         fits: tuple[_Fits, _Fits], wrap: bool,
-         move: int | None = None) -> list[tuple[float, ...]]:
-    """The features of each play ``(place, card, pile)`` onto piles whose fitting ranks are
-    ``fits`` (``None``: not started or not free for this hand), then, if ``move`` is the
-    place of a card to move, of that move."""
-    places = view.layouts[seat]
+
+def holdings(places: Sequence[tuple[sl.Card | None, int]]) -> tuple[list[int], int, bool]:
+    """Of a seat's places: the ranks of its face-up cards (jokers apart), how many jokers
+    are face up, and whether any place has cards under its top."""
     mine: list[int] = []
     jokers = 0
     deep = False
-    for card, under in places:
+    for card, under in places:  # loops, not comprehensions: this runs per decision
         if card is not None:
             if card.rank:
                 mine.append(card.rank)
@@ -74,6 +71,16 @@ def rows(view: sl.View, seat: int, plays: Sequence[tuple[int, sl.Card, int]],
                 jokers += 1
         if under:
             deep = True
+    return mine, jokers, deep
+
+def rows(view: sl.View, seat: int, plays: Sequence[tuple[int, sl.Card, int]],
+         fits: tuple[_Fits, _Fits], wrap: bool,
+         move: int | None = None) -> list[tuple[float, ...]]:
+    """The features of each play ``(place, card, pile)`` onto piles whose fitting ranks are
+    ``fits`` (``None``: not started or not free for this hand), then, if ``move`` is the
+    place of a card to move, of that move."""
+    places = view.layouts[seat]
+    mine, jokers, deep = holdings(places)
     theirs = [card.rank for card, _ in view.layouts[1 - seat] if card is not None and card.rank]
     fit0, fit1 = fits
     found: list[tuple[float, ...]] = []

@@ -1,8 +1,6 @@
-"""Unter Spannung's data: cards, options, actions, events, views and deals (msgspec Structs).
-
-They live apart from the rules (the package) so that a compiled build (``setup.py``), which
-compiles the rules, leaves them plain Python: mypyc would drop a Struct's class keywords
-(``tag``, ``frozen``, …) and its annotations. The package exports every name here.
+"""Unter Spannung's data: cards, options, actions, events, views and deals:
+msgspec Structs, apart from the rules for the compiled build (docs/design.md, *A compiled
+build*); the package exports every name here.
 """
 
 from __future__ import annotations
@@ -12,17 +10,8 @@ from typing import Annotated, ClassVar, final
 
 import msgspec
 
-from zackzack.games.base import (
-    Action,
-    Event,
-    GameInfo,
-    Interned,
-    check_bounds,
-)
-from zackzack.games.errors import (
-    LogError,
-    OptionsError,
-)
+from zackzack.games.base import Action, Event, GameInfo, Interned, check_bounds
+from zackzack.games.errors import LogError, OptionsError
 
 INFO = GameInfo("unter-spannung", "Unter Spannung", min_players=2, max_players=6)
 
