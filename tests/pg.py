@@ -37,6 +37,16 @@ def postgres_bin(name: str) -> str:
 def postgres_server(*options: str) -> Iterator[str]:
     """A fresh PostgreSQL server (``options``: more ``-c name=value``): its database's URL."""
     folder = Path(tempfile.mkdtemp(prefix="zackzack-pg-"))
+    try:
+        with _running(folder, options) as url:
+            yield url
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _running(folder: Path, options: tuple[str, ...]) -> Iterator[str]:
+    """A server with its data in ``folder``, on a free loopback port (trust: tests only)."""
     as_user: list[str] = []
     if os.geteuid() == 0:
         user = pwd.getpwnam("postgres")
@@ -60,7 +70,6 @@ def postgres_server(*options: str) -> Iterator[str]:
     finally:
         subprocess.run([*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def fresh_database(server_url: str) -> str:

@@ -141,7 +141,6 @@ def test_reaction_delays_the_agents_action() -> None:
 def _timed(env: ZackzackEnv, delays: dict[int, tuple[int, int]]) -> None:
     """Make each agent's reaction fixed: (perception + think, motor) in ms, by seat."""
     def fixed(seat: int) -> tuple[int, int]:
-        env._busy[seat] += 1
         return delays[seat]
     env._delays = fixed  # type: ignore[method-assign]
 
@@ -173,6 +172,37 @@ def test_a_change_before_the_agent_commits_voids_its_choice() -> None:
     env.step({"seat_0": 1})  # at 400 ms, long after the change at 60: it commits at once
     env.step({})
     assert [(entry.t, entry.seat) for entry in env.table.log] == [(60, 1), (500, 0)]
+
+
+def test_an_action_on_its_way_is_not_offered_twice() -> None:
+    env = parallel_env("schnelllauf", players=2, reaction="normal")
+    observations, _ = env.reset(seed=2)
+    _timed(env, {0: (1000, 100), 1: (1000, 100)})
+    mask = observations["seat_0"]["action_mask"]
+    play = int(np.flatnonzero(mask[1:])[0]) + 1
+    observations, *_ = env.step({"seat_0": play})
+    assert len(env.in_flight("seat_0")) == 1  # Schnelllauf: a second hand is free
+    mask = observations["seat_0"]["action_mask"]
+    assert mask[play] == 0 and mask[0] == 1
+
+
+def test_one_hand_the_mask_waits_as_the_table_does() -> None:
+    env = parallel_env("schnelllauf", players=2, options={"one_hand_seats": [True, False]})
+    for seed in range(50):  # a deal where seat 0 can play at once
+        observations, _ = env.reset(seed=seed)
+        if observations["seat_0"]["action_mask"][1:].any():
+            break
+    table = env.table
+    while table.last_action[0] < 0:  # until seat 0's first card is accepted
+        mask = observations["seat_0"]["action_mask"]
+        choice = int(np.flatnonzero(mask[1:])[0]) + 1 if mask[1:].any() else 0
+        observations, *_ = env.step({"seat_0": choice})
+    waited = 0
+    while env._tick * env.tick_ms < table.last_action[0] + 400:
+        assert observations["seat_0"]["action_mask"].sum() == 1  # the no-op alone
+        observations, *_ = env.step({})
+        waited += 1
+    assert 3 <= waited <= 4  # 400 ms at 100 ms ticks, from somewhere in the tick it landed
 
 
 def test_bots_fill_the_seats_after_the_agents() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -129,6 +130,40 @@ def test_training_is_seeded_and_writes_a_valid_policy(tmp_path: Path,
     other = train("schnelllauf", Settings(generations=2, population=3, elite=1, rounds=20,
                                           seed=6))
     assert other.policy.weights != a.weights
+
+
+def test_training_refuses_a_missing_start_file_and_an_env_without_the_extra(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "policy.json"
+    missing = ["train", "unter-spannung", "--start", str(tmp_path / "nope.json"), "--out",
+               str(out)]
+    assert main(missing) == 2
+    assert "--start: cannot read" in capsys.readouterr().err and not out.exists()
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pettingzoo" else real(name, *a))
+    assert main(["train", "unter-spannung", "--on", "env", "--out", str(out)]) == 2
+    assert "zackzack[env]" in capsys.readouterr().err and not out.exists()
+
+
+def test_the_environment_path_plays_the_table_options() -> None:
+    import zackzack.env as environment
+    from zackzack.learn import env
+
+    seen: list[Any] = []
+    original = environment.single_agent_env
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        made = original(*args, **kwargs)
+        seen.append(made.parallel.options)
+        return made
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(environment, "single_agent_env", spy)
+        env.fitness("schnelllauf", policy.load("schnelllauf"),
+                    Settings(rounds=2, on="env", options={"players": 2, "wrap": False}), 1)
+    assert seen and seen[0].wrap is False  # the option reached the environment's table
 
 
 def test_training_improves_on_a_poor_start() -> None:

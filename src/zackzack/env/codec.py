@@ -46,6 +46,11 @@ class Codec:
         found: npt.NDArray[np.int8] = self.module.mask(view, **self._mask)
         return found
 
+    def index(self, view: Any, action: Action | None) -> int:
+        """The index of ``action`` by the seat of ``view`` (0: the no-op)."""
+        found: int = self.module.index(view, action)
+        return found
+
     def action(self, view: Any, index: int) -> Action | None:
         """The action of ``index`` for the seat of ``view`` (``None``: nothing to do)."""
         found: Action | None = self.module.action(view, index)
@@ -54,9 +59,12 @@ class Codec:
 
 def codec(game: str, options: Any) -> Codec:
     """The encoding of ``game`` bound to ``options``; a game without one raises ``ValueError``."""
+    found = entry(game)
     try:
-        module = entry(game).part("encoding")
-    except ModuleNotFoundError:
+        module = found.part("encoding")
+    except ModuleNotFoundError as error:
+        if error.name != f"{found.package}.encoding":
+            raise  # something the encoding imports is missing: not the same as no encoding
         raise ValueError(f"the game {game!r} has no encoding.py: no environment for it") from None
     fields = set(getattr(type(options), "__struct_fields__", ()))
 

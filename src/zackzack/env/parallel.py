@@ -61,7 +61,7 @@ from zackzack.games import entry
 from zackzack.games.base import Action, Event
 from zackzack.games.errors import IllegalAction
 from zackzack.games.registry import Brain
-from zackzack.table import Phase, Resumed, RoundStarted, Settings, Table
+from zackzack.table import ONE_HAND_PAUSE_MS, Phase, Resumed, RoundStarted, Settings, Table
 
 TICK_MS: Final = 100
 """Default tick: table milliseconds per step."""
@@ -152,10 +152,10 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         self._committed_at = [0] * agents
         """When each agent last committed to an action: its next one is thought from there."""
         self._views: list[Any] = [None] * agents
-        self._keys: list[tuple[int, int, int] | None] = [None] * agents
+        self._keys: list[tuple[int, int, int, bool] | None] = [None] * agents
         self._observations: list[Observation] = [{} for _ in range(agents)]
-        self._busy = [0] * agents
-        """Actions on their way per agent (with ``reaction``)."""
+        self._flying: list[list[Action]] = [[] for _ in range(agents)]
+        """Each agent's actions on their way (with ``reaction``)."""
         self._hands = [1] * agents
         self._refusals: list[str | None] = [None] * agents
 
@@ -210,7 +210,7 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         self._moved_by = None
         self._committed_at = [0] * agents
         self._keys = [None] * agents
-        self._busy = [0] * agents
+        self._flying = [[] for _ in range(agents)]
         self._refusals = [None] * agents
         table.start(at=0)
         self.agents = list(self.possible_agents)
@@ -235,7 +235,7 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
             if not index:
                 continue
             seat = seats[agent]
-            if self._busy[seat] >= self._hands[seat]:
+            if len(self._flying[seat]) >= self._hands[seat]:
                 continue
             action = self.codec.action(self._views[seat], int(index))
             if action is not None:
@@ -251,6 +251,7 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
             for seat, action in landing:
                 if self._rng.random() < reaction.mistakes:  # a hurried hand, as a bot's
                     action = self._brains[seat].mistake(self._views[seat]) or action
+                self._flying[seat].append(action)
                 think, motor = self._delays(seat)
                 commit = max(start, max(self._moved_at, self._committed_at[seat]) + think)
                 clock.call_at(commit / 1000, partial(self._commit, seat, action, self._moves,
@@ -278,7 +279,8 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:
-        """Stop the bots; the table stays readable."""
+        """Stop the bots and end the episode (``agents`` is empty); the table stays readable."""
+        self.agents = []
         self._halt()
 
     # Inside ------------------------------------------------------------------------------
@@ -305,8 +307,7 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         """An agent's action reaches the table; a refusal is its verdict, never an error.
         An action chosen in an earlier round is dropped, as a bot's hand stops at a round's end.
         """
-        if self._busy[seat]:
-            self._busy[seat] -= 1
+        self._landed(seat, action)
         if self.table.match.number != number:
             return
         try:
@@ -315,13 +316,25 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
             self._refusals[seat] = refusal.code
             self._committed_at[seat] = at  # a bot thinks anew from its refused card, too
 
+    def _landed(self, seat: int, action: Action) -> None:
+        """``action`` is no longer on its way (it landed, or its choice was void)."""
+        flying = self._flying[seat]
+        for i, other in enumerate(flying):
+            if other is action:
+                del flying[i]
+                return
+
+    def in_flight(self, agent: str) -> tuple[Action, ...]:
+        """The actions of ``agent`` on their way to the table (with ``reaction``): a bot
+        chooses knowing them (``Brain.choose(view, busy)``), and the mask leaves them out."""
+        return tuple(self._flying[self._seat[agent]])
+
     def _delays(self, seat: int) -> tuple[int, int]:
         """Milliseconds from the last change of the piles to the agent's commitment
         (perception, unless the change was its own card, + think), and from there to the
-        table (motor), as a bot of the level reacts; the agent's hand is busy from now."""
+        table (motor), as a bot of the level reacts."""
         reaction, rng = self.reaction, self._rng
         assert reaction is not None
-        self._busy[seat] += 1
         work = self._brains[seat].work(self._views[seat])
         perceive = reaction.perception.sample(rng)
         think = (reaction.think.sample(rng) * (1 + reaction.per_item / reaction.think.median * work)
@@ -332,7 +345,7 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         """The agent commits to ``action``, unless the piles changed since it chose (then its
         hand is free again, as a bot's plan is void): it lands at table time ``at``."""
         if self._moves != moves:
-            self._busy[seat] -= 1
+            self._landed(seat, action)
             return
         self._committed_at[seat] = round(self._clock.time() * 1000)
         self._clock.call_at(at / 1000, partial(self._land, seat, action, at, number))
@@ -341,16 +354,25 @@ class ZackzackEnv(ParallelEnv):  # type: ignore[misc,unused-ignore]
         """The seat's observation (new arrays each call: callers keep them), encoded anew only
         when the table or the seat's own state changed."""
         table = self.table
-        frozen = max(0, table.frozen_until[seat] - self._tick * self.tick_ms)
-        busy = self._busy[seat]
-        key = (self._changes, frozen, busy)
+        now = self._tick * self.tick_ms
+        frozen = max(0, table.frozen_until[seat] - now)
+        flying = self._flying[seat]
+        pausing = bool(table.options.one_hand(seat)  # one hand: the table refuses until then
+                       and now < table.last_action[seat] + ONE_HAND_PAUSE_MS)
+        key = (self._changes, frozen, len(flying), pausing)
         if self._keys[seat] != key:
             view = self._views[seat] = table.rules.view(table.match.round, seat)
             vector = self.codec.observe(view, frozen)
-            if frozen or busy >= self._hands[seat] or table.phase is not Phase.PLAYING:
+            if (frozen or pausing or len(flying) >= self._hands[seat]
+                    or table.phase is not Phase.PLAYING):
                 allowed = self._idle
             else:
                 allowed = self.codec.mask(view)
+                if flying:  # on its way already: not twice
+                    allowed = allowed.copy()
+                    for action in flying:
+                        allowed[self.codec.index(view, action)] = 0
+                    allowed[0] = 1
             self._keys[seat] = key
             self._observations[seat] = {"observation": vector, "action_mask": allowed}
         found = self._observations[seat]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shlex
 import time
 from pathlib import Path
@@ -16,9 +17,10 @@ from zackzack.sim import match_seed
 HELP = "train the learned bot (strategy 'learned') by playing rounds against a bot"
 EPILOG = """\
 The cross-entropy method over the weights of the game's features: each generation's
-candidates play the same --rounds rounds (half in each seat) against --opponent at the same
-reaction --level; the best --elite give the next mean. Fitness is the share of rounds won.
-Seeded: the same arguments give the same weights. Without --out, nothing is written.
+candidates play the same --rounds rounds (half in each seat; --on env: in seat 0) against
+smart bots at the same reaction --level; the best --elite give the next mean. Fitness is
+the share of rounds won. Seeded: the same arguments give the same weights. Without --out,
+nothing is written.
 examples:
   zackzack train unter-spannung --generations 15 --seed 1 --out policy.json --plot curve.png
   zackzack train schnelllauf --generations 2 --population 4 --rounds 200 --seed 1
@@ -79,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
     options = {"players": args.players} | entry(args.game).options_from_args(args.option)
     settings = Settings(args.generations, args.population, args.elite, args.rounds, args.seed,
                         args.level, options=options, fixed=fixed, on=args.on)
-    start = policies.read(args.start, args.game) if args.start else None
+    if args.on == "env" and importlib.util.find_spec("pettingzoo") is None:
+        raise ValueError("--on env needs the environment: pip install 'zackzack[env]'")
+    try:
+        start = policies.read(args.start, args.game) if args.start else None
+    except OSError as error:
+        raise ValueError(f"--start: cannot read {args.start}: {error.strerror}") from None
 
     def report(step: Generation) -> None:
         if not args.quiet:

@@ -43,7 +43,8 @@ def fitness(game: str, candidate: Policy, settings: Settings, seed: int,
     total = settings.rounds if rounds is None else rounds
     players = int(settings.options.get("players", 2))
     opponents = [f"{settings.level}:{settings.opponent}"] * (players - 1)
-    env = single_agent_env(game, opponents=opponents, players=players,
+    options = {key: value for key, value in settings.options.items() if key != "players"}
+    env = single_agent_env(game, opponents=opponents, players=players, options=options,
                            reaction=settings.level, episode="round")
     parallel = env.parallel
     won = 0.0
@@ -58,7 +59,8 @@ def fitness(game: str, candidate: Policy, settings: Settings, seed: int,
                 if mask[1:].any():
                     table = parallel.table
                     view = table.rules.view(table.match.round, 0)
-                    choice = index(parallel.codec, view, mask, brain.choose(view))
+                    busy = parallel.in_flight(parallel.possible_agents[0])
+                    choice = index(parallel.codec, view, mask, brain.choose(view, busy))
                 observation, _, terminated, truncated, _ = env.step(choice)
                 done = terminated or truncated
             results = parallel.table.match.results

@@ -169,8 +169,7 @@ def play_live(config: Config, index: int) -> tuple[MatchRecord, Table[Any, Any, 
     rules = game(config.game)
     seed = match_seed(config.seed, index)
     clock = VirtualClock()
-    settings = Settings() if config.compensation else Settings(compensation_ms=0)
-    table = Table(rules, config.options, clock=clock, seed=seed, settings=settings)
+    table = Table(rules, config.options, clock=clock, seed=seed, settings=_settings(config))
     tally = _Tally(table)
     table.subscribe_all(tally)
     rng = random.Random(seed ^ 0x5EED)
@@ -190,9 +189,8 @@ def play_live(config: Config, index: int) -> tuple[MatchRecord, Table[Any, Any, 
 def play_fast(config: Config, index: int, log: bool = False) -> tuple[MatchRecord, fast.Match]:
     """Match ``index`` of ``config`` on the fast path (no network); the match played, its
     table's log kept if ``log``."""
-    settings = Settings() if config.compensation else Settings(compensation_ms=0)
     match = fast.Match(game(config.game), config.options, config.bots,
-                       match_seed(config.seed, index), settings, log)
+                       match_seed(config.seed, index), _settings(config), log)
     running = match.play(until=MAX_GAME_HOURS * 3600.0)
     table = match.table
     result = table.match.result
@@ -200,6 +198,14 @@ def play_fast(config: Config, index: int, log: bool = False) -> tuple[MatchRecor
         _stuck(config, index, table, running)
     return _record(index, [RoundRecord(*r) for r in match.rounds], result,
                    [(seat.wrong_cards, seat.too_late) for seat in match.seats]), match
+
+
+_PLAIN, _UNCOMPENSATED = Settings(), Settings(compensation_ms=0)
+
+
+def _settings(config: Config) -> Settings:
+    """The table settings of ``config``'s matches (made once: a simulation makes thousands)."""
+    return _PLAIN if config.compensation else _UNCOMPENSATED
 
 
 def _stuck(config: Config, index: int, table: Table[Any, Any, Any, Any, Any],

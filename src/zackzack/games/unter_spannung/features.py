@@ -11,7 +11,8 @@ trained weight vector (``policy.json``, ``zackzack.learn``) with the card's row 
 - ``value`` and ``shed`` (value in the tournament, where minus points add up), each /10;
 - ``spread`` /3;
 - ``closing``: a follow-up when this play leaves two cards (the next play goes out);
-- ``chain``: the most own cards that would fit on one of its follow-ups (two plays ahead);
+- ``chain``: the most own cards that would fit on one of its follow-ups (two plays ahead),
+  other than cards equal to the one played (they count as the card itself);
 - ``threat``: the expected answers when an opponent holds two cards or fewer.
 
 With weights 1, 0, −1, 0, 0, 3, 0, 0, 0, 0 the score is ``smart``'s own (``SHED`` = 0.3 a point).
