@@ -29,12 +29,24 @@ class Codec:
     """One game's ``observe``, ``mask`` and ``action`` with its table's options bound."""
 
     module: ModuleType
-    size: int
-    actions: int
-    high: float
     bound: dict[str, Any]
     _observe: dict[str, Any]
     _mask: dict[str, Any]
+
+    @property
+    def size(self) -> int:
+        """The length of an observation vector."""
+        return int(self.module.SIZE)
+
+    @property
+    def actions(self) -> int:
+        """The number of action indices (0: the no-op)."""
+        return int(self.module.ACTIONS)
+
+    @property
+    def high(self) -> float:
+        """The largest number an observation holds."""
+        return float(self.module.HIGH)
 
     def observe(self, view: Any, frozen_ms: int = 0) -> npt.NDArray[np.float32]:
         """The observation vector of ``view`` (the seat frozen for ``frozen_ms`` more)."""
@@ -73,5 +85,4 @@ def codec(game: str, options: Any) -> Codec:
         return {name: getattr(options, name) for name in names if name in fields}
 
     observe, mask = bind(module.observe), bind(module.mask)
-    return Codec(module, int(module.SIZE), int(module.ACTIONS), float(module.HIGH),
-                 {**observe, **mask}, observe, mask)
+    return Codec(module, {**observe, **mask}, observe, mask)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import numpy as np
@@ -86,8 +86,7 @@ class Generation(msgspec.Struct, frozen=True):
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     """What training gave: the policy (the last mean) and the learning curve."""
 
     policy: Policy

@@ -50,19 +50,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH_OR_URL",
                         help="an SQLite file (its folder must exist) or a database URL "
                              "(postgresql://…); default: zackzack.db in your data directory")
-    parser.add_argument("--public-url", action="append", default=[], metavar="URL",
-                        help="the address people open (https://cards.example.org): its pages "
-                             "may open the websocket and table links use it; repeatable")
-    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                        help="also accept websockets from pages of ORIGIN "
-                             "(https://example.org); repeatable")
-    parser.add_argument("--forwarded-allow-ips", action="append", default=[], metavar="IPS",
-                        help="believe X-Forwarded-For/-Proto from these proxies (addresses or "
-                             "networks, comma-separated, '*' for any; default: from nobody)")
-    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                        help="change one limit per connection or client, e.g. "
-                             "connections_per_ip=256 (docs/operations.md lists them); "
-                             "repeatable")
+    for flag, metavar, what in (
+            ("--public-url", "URL", "the address people open (https://cards.example.org): its "
+             "pages may open the websocket and table links use it"),
+            ("--allow-origin", "ORIGIN", "also accept websockets from pages of ORIGIN "
+             "(https://example.org)"),
+            ("--forwarded-allow-ips", "IPS", "believe X-Forwarded-For/-Proto from these proxies "
+             "(addresses or networks, comma-separated, '*' for any; default: from nobody)"),
+            ("--limit", "NAME=VALUE", "change one limit per connection or client, e.g. "
+             "connections_per_ip=256 (docs/operations.md lists them)")):
+        parser.add_argument(flag, action="append", default=[], metavar=metavar,
+                            help=f"{what}; repeatable")
     parser.add_argument("--open", action="store_true",
                         help="open the lobby in your web browser once the server listens")
 
