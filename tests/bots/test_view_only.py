@@ -72,6 +72,8 @@ def play(rules: Any, options: Any, seed: int, names: list[str]) -> list[tuple[in
     (us, us.Options(players=4, tournament=True), ["pro", "normal:random", "beginner", "machine"]),
     (sl, sl.Options(), ["pro", "normal:random"]),
     (sl, sl.Options(pile_size=(4, 3), one_hand_seats=(True, False)), ["normal", "beginner"]),
+    (us, us.Options(players=3, tournament=True), ["normal:learned", "pro:learned", "normal"]),
+    (sl, sl.Options(), ["pro:learned", "normal"]),
 ])
 def test_scrambled_hidden_cards_change_nothing(monkeypatch: pytest.MonkeyPatch, rules: Any,
                                                options: Any, names: list[str]) -> None:

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
-import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
-from bots.test_view_only import play, scramble
-from zackzack.bots import Bot, parse_bot
+from zackzack.bots import parse_bot
 from zackzack.cli import main
 from zackzack.games import entry
 from zackzack.games import schnelllauf as sl
@@ -191,29 +188,6 @@ def test_fitness_counts_rounds_in_both_seats() -> None:
     smart = Policy(game, policy.features(game), SMART[game])
     assert fitness(game, smart, settings, 4) == 0.5  # the same bot in both seats: a tie
     assert 0 <= fitness(game, smart, settings, 4, strategy="random") <= 1
-
-
-@pytest.mark.parametrize(("rules", "options", "names"), [
-    (us, us.Options(players=3), ["normal:learned", "pro:learned", "normal"]),
-    (sl, sl.Options(), ["pro:learned", "normal"]),
-])
-def test_the_learned_bot_sees_only_its_view(monkeypatch: pytest.MonkeyPatch, rules: Any,
-                                            options: Any, names: list[str]) -> None:
-    """Scramble every card a bot may not see before each of its decisions: the same match."""
-    plain = play(rules, options, 13, names)
-    meddler = random.Random(7)
-    for name in ("_decide", "_start"):
-        original = getattr(Bot, name)
-
-        def wrapped(bot: Bot, original: Callable[[Bot], None] = original) -> None:
-            undo = scramble(bot.table.state, bot.seat, meddler)
-            try:
-                original(bot)
-            finally:
-                undo()
-
-        monkeypatch.setattr(Bot, name, wrapped)
-    assert play(rules, options, 13, names) == plain
 
 
 def test_the_policy_file_is_small_json() -> None:

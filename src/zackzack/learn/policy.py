@@ -10,15 +10,12 @@ read once per process and kept; training swaps in a candidate with :func:`trying
 (True, 'unter-spannung')
 >>> weights("unter-spannung") is policy.weights  # read once, then kept
 True
->>> Policy("unter-spannung", ("a", "b"), (1.0, -0.5)).score((2.0, 2.0))
-1.0
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +39,6 @@ class Policy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def __post_init__(self) -> None:
         if len(self.weights) != len(self.features):
             raise ValueError(f"{len(self.weights)} weights for {len(self.features)} features")
-
-    def score(self, row: Sequence[float]) -> float:
-        """The score of an action with the features ``row``: the weighted sum."""
-        if len(row) != len(self.weights):
-            raise ValueError(f"{len(row)} features for {len(self.weights)} weights")
-        total: float = sum(map(mul, self.weights, row))
-        return total
 
 
 _cache: dict[str, Policy] = {}
