@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Install what the tests need (a virtual environment, Debian's chromium and postgresql) and run
-# them all: ruff, mypy --strict, then pytest (unit, property, server and headless-browser tests).
+# Install what the tests need (a virtual environment, Debian's chromium, postgresql and
+# redis-server) and run them all: ruff, mypy --strict, then pytest (unit, property, server,
+# cluster and headless-browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MISSING=""
 command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
+command -v redis-server >/dev/null 2>&1 || MISSING="$MISSING redis-server"
 command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"
 if [ -n "$MISSING" ]; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

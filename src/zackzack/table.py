@@ -288,6 +288,19 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
             self._arm(due)
         self._publish([Resumed()])
 
+    def halt(self) -> None:
+        """Stop for good without a word: no timer runs any more and every action is refused
+        (another process took the table over: ``server/cluster.py``)."""
+        if self._resume is not None:
+            self._resume.cancel()
+            self._resume = self._resume_at = None
+        for due in self._due:
+            if due.timer is not None:
+                due.timer.cancel()
+                due.timer = None
+        if self.phase not in (Phase.WAITING, Phase.OVER):
+            self._paused_from, self.phase = self.phase, Phase.PAUSED
+
     # Inside ------------------------------------------------------------------------------
 
     def _judge_miss(self, seat: int, action: ActionT, miss: IllegalAction, t: int) -> NoReturn:

@@ -110,6 +110,7 @@ class World:
                                      hasher=QUICK_HASHER)
         self.lobby = Lobby(clock=self.clock, store=self.store, bots=Bots(),
                            settings=self.settings, timing=self.timing, limits=self.limits)
+        self.lobby.players = self.identities.known
 
     def client(self, name: str | None = "Anna", token: str | None = None,
                address: str = "") -> Client:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import msgspec
@@ -204,6 +204,8 @@ async def sign_out(request: Request) -> Response:
     player = server.identities.by_token(token)
     dropped = set(server.identities.sign_out(token, body.everywhere))
     _close(server, lambda c: c.session.token_digest in dropped)
+    if server.lobby.cluster is not None:
+        server.lobby.cluster.revoke(dropped)
     event("signed_out", player=player.id if player else None, everywhere=body.everywhere)
     return _json({"ok": True})
 
@@ -238,8 +240,21 @@ async def delete(request: Request) -> Response:
     server.identities.delete(player)
     server.lobby.player_changed(player)
     _close(server, lambda c: c.session.known_player is player)
+    if server.lobby.cluster is not None:
+        server.lobby.cluster.revoke((), player.id)
     event("player_deleted", player=player.id)
     return _json({"ok": True})
+
+
+def revoked(server: Server, tokens: Iterable[str], player_id: str | None) -> None:
+    """Another process of the cluster signed ``tokens`` out, or deleted ``player_id``: the
+    same here (``server/cluster.py``)."""
+    dropped = set(tokens)
+    deleted = server.identities.revoked(dropped, player_id)
+    _close(server, lambda c: c.session.token_digest in dropped or (
+        deleted is not None and c.session.known_player is deleted))
+    if deleted is not None:
+        server.lobby.player_changed(deleted)
 
 
 def _close(server: Server, which: Callable[[Any], bool]) -> None:

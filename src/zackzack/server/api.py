@@ -149,10 +149,24 @@ async def list_games(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> JSONResponse:
-    """``GET /healthz``: alive, with the number of live tables and connections."""
+    """``GET /healthz``: the number of live tables and connections, and whether the database
+    (and in a cluster Redis) can be reached: ``ok`` says whether both can. HTTP 503 when the
+    database cannot (nothing can be played); without Redis the process still plays its
+    running tables, so a load balancer should keep it (200)."""
     server = request.app.state.server
-    return JSONResponse({"ok": True, "tables": len(server.lobby.rooms),
-                         "connections": len(server.connections)})
+    cluster = server.lobby.cluster
+    try:
+        await run_in_threadpool(server.store.check)
+        database = True
+    except Exception:
+        database = False
+    redis = None if cluster is None else cluster.reachable
+    ok = database and redis is not False
+    return JSONResponse({"ok": ok, "tables": len(server.lobby.rooms),
+                         "connections": len(server.connections),
+                         "node": None if cluster is None else cluster.node,
+                         "redis": redis, "database": database},
+                        status_code=200 if database else 503)
 
 
 routes = [

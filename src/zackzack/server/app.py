@@ -30,6 +30,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import zackzack
 from zackzack.server import accounts, api, memory, standings
+from zackzack.server.cluster import Cluster, ClusterConfig
 from zackzack.server.connection import Connection
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
@@ -77,6 +78,8 @@ class Config:
     web_dir: Path = WEB_DIR
     tidy_memory: bool = False
     """Freeze long-lived objects for the garbage collector (``server.memory``): short pauses."""
+    cluster: ClusterConfig | None = None
+    """Join a cluster of processes over Redis (``server/cluster.py``); ``None``: alone."""
 
 
 @dataclass(slots=True)
@@ -97,7 +100,9 @@ class Server:
     @property
     def origins(self) -> frozenset[str]:
         """The origins named by ``--public-url`` and ``--allow-origin``, as browsers write them."""
-        named = (origin_of(url) for url in (*self.config.public_urls, *self.config.allow_origins))
+        others = self.lobby.cluster.origins() if self.lobby.cluster is not None else []
+        named = (origin_of(url) for url in (*self.config.public_urls, *self.config.allow_origins,
+                                            *others))
         return frozenset(origin for origin in named if origin is not None)
 
 
@@ -212,7 +217,8 @@ async def serve_websocket(websocket: WebSocket) -> None:
     loop = asyncio.get_running_loop()
 
     def session(connection: Connection) -> Session:
-        return Session(server.lobby, server.identities, origin, connection.send)
+        return Session(server.lobby, server.identities, origin, connection.send,
+                       connection.restart)
 
     connection = Connection(websocket, session, limits, loop,
                             before_send=server.lobby.journal.flush, peer=peer)
@@ -248,6 +254,14 @@ async def words(request: Request) -> Response:
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
     return Response(body, headers=headers, media_type="application/json")
+
+
+async def _count(lobby: Lobby, every: float = 10.0) -> None:
+    """Show the lobby a new number of people online (at most every ``every`` seconds: it
+    costs the whole list to every reader; the list's own changes carry it sooner)."""
+    while True:
+        await asyncio.sleep(every)
+        lobby.recount()
 
 
 async def _sweep(lobby: Lobby, identities: Identities, every: float) -> None:
@@ -299,14 +313,23 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
     if store is None and config.db is None:
         create_default_folder()
     own = store or open_store(database_url(config.db))
+    cluster = None if config.cluster is None else Cluster(config.cluster)
     try:
         loop = asyncio.get_running_loop()
-        lobby = Lobby(clock=loop, store=own, bots=bots or default_bots(),
-                      settings=config.settings, timing=config.timing, limits=config.limits)
-        identities = Identities(own, config.limits.connections_per_player, config.limits)
+        lobby = Lobby(clock=loop if cluster is None else cluster.clock(loop), store=own,
+                      bots=bots or default_bots(), settings=config.settings,
+                      timing=config.timing, limits=config.limits, cluster=cluster)
+        identities = Identities(own, config.limits.connections_per_player, config.limits,
+                                cache_tokens=cluster is None)
+        lobby.players, lobby.online = identities.known, lambda: len(identities.online)
         server = app.state.server = Server(config, own, identities, lobby)
-        lobby.restore(identities.known)
+        if cluster is None:
+            lobby.restore(identities.known)
+        else:  # the tables nobody owns are taken over by the cluster, one by one
+            cluster.on_revoked = lambda gone: accounts.revoked(server, gone.tokens, gone.player)
+            await cluster.start(lobby)
         tasks = [asyncio.create_task(_sweep(lobby, identities, config.timing.sweep_every)),
+                 asyncio.create_task(_count(lobby)),
                  asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))]
         if config.tidy_memory:
             tasks.append(asyncio.create_task(memory.tidy()))
@@ -316,6 +339,8 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
             for task in tasks:
                 task.cancel()
             lobby.shutdown()
+            if cluster is not None:
+                await cluster.stop()
     finally:
         if store is None:
             own.close()

@@ -14,12 +14,14 @@ import webbrowser
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
+from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.applications import Starlette
 
 from zackzack.server import logs
 from zackzack.server.app import Config, create_app, halt, origin_of, running
+from zackzack.server.cluster import ClusterConfig, ClusterError, shown_redis
 from zackzack.server.guard import Guard, HttpLimits, Trusted, trusted
 from zackzack.server.limits import Limits
 from zackzack.store import (
@@ -61,6 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "connections_per_ip=256 (docs/operations.md lists them)")):
         parser.add_argument(flag, action="append", default=[], metavar=metavar,
                             help=f"{what}; repeatable")
+    parser.add_argument("--redis", metavar="URL",
+                        help="join a cluster of servers sharing this Redis "
+                             "(redis://HOST:6379/0) and one database (--db postgresql://…); "
+                             "needs --public-url: this server's own address")
+    parser.add_argument("--lease", type=float, default=10.0, metavar="SECONDS",
+                        help="in a cluster: a dead server's tables are taken over this long "
+                             "after it died (default 10)")
     parser.add_argument("--open", action="store_true",
                         help="open the lobby in your web browser once the server listens")
 
@@ -118,6 +127,31 @@ def public_urls(urls: list[str], option: str = "--public-url") -> tuple[str, ...
     return tuple(found)
 
 
+def cluster_config(redis: str | None, urls: list[str],
+                   lease: float) -> ClusterConfig | None:
+    """How to join the cluster of ``--redis`` (``None``: no cluster) as the process at the
+    first of ``urls`` (checked already: ``public_urls``; a path names one process behind a
+    shared name); a ``ValueError`` says what is wrong.
+
+    >>> found = cluster_config("redis://127.0.0.1:6379/0", ["https://cards.example.org/n1/"], 10)
+    >>> found.public_url if found else None
+    'https://cards.example.org/n1'
+    >>> cluster_config("redis://127.0.0.1:6379/0", [], 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: --redis needs --public-url: the address other servers send players to
+    """
+    if redis is None:
+        return None
+    if urlsplit(redis).scheme not in ("redis", "rediss", "unix"):
+        raise ValueError(f"--redis {shown_redis(redis)}: not a redis://, rediss:// or unix:// URL")
+    if not urls:
+        raise ValueError("--redis needs --public-url: the address other servers send players to")
+    if not 0 < lease <= 3600:
+        raise ValueError(f"--lease must be more than 0 and at most 3600 seconds, not {lease}")
+    return ClusterConfig(redis=redis, public_url=urls[0].rstrip("/"), lease=lease)
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the arguments, bind the address, open and check the database, restore the
     unfinished matches, then print the address and serve until Ctrl-C or SIGTERM; both stop
@@ -127,10 +161,12 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--port must be 0 to 65535, not {args.port}")
     limits, http = parse_limits(args.limit)
     proxies = trusted(*args.forwarded_allow_ips)
-    config = Config(db=args.db, public_urls=public_urls(args.public_url),
+    urls = public_urls(args.public_url)
+    config = Config(db=args.db, public_urls=urls,
                     allow_origins=public_urls(args.allow_origin, "--allow-origin"),
                     forwarded_allow_ips=tuple(args.forwarded_allow_ips), limits=limits,
-                    tidy_memory=True)
+                    tidy_memory=True,
+                    cluster=cluster_config(args.redis, args.public_url[:1], args.lease))
     previous = signal.signal(signal.SIGTERM, _interrupt)  # until the loop takes over
     try:
         return _start(args, config, http, proxies)
@@ -162,6 +198,8 @@ def _start(args: argparse.Namespace, config: Config, http: HttpLimits, proxies: 
             runner.run(_serve(sock, config, http, proxies, store, args.open))
         except StartupError:
             raise
+        except ClusterError as error:
+            raise StartupError(str(error)) from None
         except Exception as error:  # restoring the matches failed, or the like: one line
             raise StartupError(f"{type(error).__name__}: {' '.join(str(error).split())}") \
                 from None

@@ -67,6 +67,8 @@ class Connection:
         self.bucket = TokenBucket(limits.rate, limits.burst, clock.time)
         self.refused = 0
         self.dropped = 0
+        self.generation = 0
+        """How many times the outbox was replaced (``restart``)."""
         self.session = make_session(self)
         self.session.address = peer.rpartition(":")[0] if ":" in peer else peer
         self._writer: asyncio.Task[None] | None = None
@@ -84,6 +86,17 @@ class Connection:
         self.outbox.put_nowait(text)
         self.queued += size
         self.most_queued = max(self.most_queued, self.queued)
+
+    def restart(self, text: str) -> None:
+        """Send ``text`` instead of everything not yet sent (nor the message being sent now,
+        if it has not reached the socket)."""
+        if self.state not in (ConnectionState.OPEN, ConnectionState.BEHIND):
+            return
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.generation += 1
+        self.outbox.put_nowait(text)
+        self.queued = sys.getsizeof(text)
 
     def _fall_behind(self) -> None:
         self.dropped += self.outbox.qsize() + 1
@@ -169,7 +182,10 @@ class Connection:
                     if not text:
                         continue
                     self.queued -= sys.getsizeof(text)
+                generation = self.generation
                 self.before_send()
+                if generation != self.generation:  # replaced while it waited (``restart``)
+                    continue
                 await self.websocket.send_text(text)
         except (OSError, RuntimeError, WebSocketDisconnect):  # the client went away mid-send
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import argon2
@@ -83,8 +83,11 @@ class Identities:
 
     def __init__(self, store: Store, connections_per_player: int = 0,
                  limits: Limits = Limits(), time: Callable[[], float] | None = None,
-                 hasher: argon2.PasswordHasher | None = None) -> None:
+                 hasher: argon2.PasswordHasher | None = None, cache_tokens: bool = True) -> None:
         self.store = store
+        self.cache_tokens = cache_tokens
+        """Keep the tokens seen (a single server); in a cluster another process may sign one
+        out at any time, so each is looked up in the store."""
         self.connections_per_player = connections_per_player
         self.online: dict[Player, int] = {}
         self.hasher = hasher or argon2.PasswordHasher()
@@ -138,7 +141,7 @@ class Identities:
     def by_token(self, token: str) -> Player | None:
         """The player whose token this is, if it is one."""
         digest = token_hash(token)
-        player = self._tokens.get(digest)
+        player = self._tokens.get(digest) if self.cache_tokens else None
         if player is None:
             record = self.store.find_token(digest)
             if record is None or record.deleted:
@@ -301,6 +304,18 @@ class Identities:
             self.hasher.verify(found[1], password)
         except (VerificationError, InvalidHashError):
             raise ProtocolError("wrong_password", "the password is wrong") from None
+
+    def revoked(self, digests: Iterable[str], player_id: str | None = None) -> Player | None:
+        """Another process signed these token hashes out (or deleted ``player_id``): forget
+        them here too, as ``sign_out`` and ``delete`` do; the deleted player, if known here."""
+        for digest in digests:
+            self._tokens.pop(digest, None)
+        player = self._players.get(player_id) if player_id is not None else None
+        if player is not None:
+            for digest in [d for d, p in self._tokens.items() if p is player]:
+                del self._tokens[digest]
+            player.name, player.claimed, player.deleted = DELETED_NAME, False, True
+        return player
 
     def delete(self, player: Player) -> None:
         """Delete ``player``'s account: name, password and tokens gone; past matches show a

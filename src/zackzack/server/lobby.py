@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -41,6 +42,9 @@ from zackzack.server.ratingbook import RatingBook
 from zackzack.server.room import RECONNECT_GRACE, BotMaker, Room, Seat, SeatKind, Viewer
 from zackzack.store import Status, Store
 from zackzack.table import LIVE, Phase, Settings, Table
+
+if TYPE_CHECKING:
+    from zackzack.server.cluster import Cluster, NodeState
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +88,20 @@ class Lobby:
 
     def __init__(self, *, clock: Clock, store: Store, bots: BotMaker,
                  settings: Settings = LIVE, timing: Timing = Timing(),
-                 limits: Limits = Limits()) -> None:
+                 limits: Limits = Limits(), cluster: Cluster | None = None) -> None:
         self.clock, self.store, self.bots = clock, store, bots
         self.settings, self.timing, self.limits = settings, timing, limits
+        self.cluster = cluster
+        """The other processes' tables and this one's leases (``server/cluster.py``), if any."""
         self.journal = Journal(store, clock)
+        self.journal.fencing = cluster is not None
+        self.journal.on_fenced = self._fenced
+        self.players: Callable[[str], Player | None] = lambda _id: None
+        """Finds a seated person by public id (for restoring a match)."""
+        self.online: Callable[[], int] = lambda: 0
+        """How many people are connected to this process."""
         self.ratings = RatingBook(store)
+        self.ratings.shared = cluster is not None
         """The people's ratings (every room reads and updates this one)."""
         self.matchmaker = Matchmaker(self)
         """The queues of people who want a rated game (``server/matchmaking.py``)."""
@@ -104,13 +117,24 @@ class Lobby:
         self._stale = False
         """The list changed since it was last encoded (the pending send encodes it anew)."""
         self._version = 0
+        self._online = 0
+        """How many people online the list last said (here)."""
 
     # The list ------------------------------------------------------------------------------
 
     def listing(self) -> LobbyList:
-        """The public rooms, newest first; not the deserted ones (their people are gone)."""
-        return LobbyList(tables=[room.lobby_entry() for room in reversed(self.rooms.values())
-                                 if not room.private and not room.deserted])
+        """The public rooms, newest first; not the deserted ones (their people are gone);
+        in a cluster the other processes' after this one's."""
+        tables = [room.lobby_entry() for room in self._listed()]
+        online = self._online = self.online()
+        if self.cluster is not None:
+            tables += self.cluster.listed()
+            online += self.cluster.online()
+        return LobbyList(tables=tables, online=online)
+
+    def _listed(self) -> list[Room]:
+        return [room for room in reversed(self.rooms.values())
+                if not room.private and not room.deserted]
 
     @property
     def version(self) -> int:
@@ -146,8 +170,18 @@ class Lobby:
         self.subscribers.pop(viewer, None)
 
     def _changed(self, room: Room) -> None:
-        if room.private:
-            return
+        if self.cluster is not None and not room.tutorial:
+            self.cluster.changed()
+        if not room.private:
+            self.others_changed()
+
+    def recount(self) -> None:
+        """Send the list again if the number of people online here changed."""
+        if self.online() != self._online:
+            self.others_changed()
+
+    def others_changed(self) -> None:
+        """The list changed (another process's tables, or how many are online): send it soon."""
         self._stale = True
         if self._flush is None:
             self._flush = self.clock.call_at(self.clock.time() + self.timing.lobby_every,
@@ -188,10 +222,11 @@ class Lobby:
 
     def tables_of(self, player: Player) -> list[TableRef]:
         """The live rooms where ``player`` holds a seat."""
-        return [TableRef(code=room.code, seat=seat, game=room.rules.INFO.name,
+        here = [TableRef(code=room.code, seat=seat, game=room.rules.INFO.name,
                          phase=room.phase.value)
                 for room in self.rooms.values()
                 if (seat := room.seat_of(player)) is not None and not room.tutorial]
+        return here + (self.cluster.seated(player.id) if self.cluster is not None else [])
 
     def playing(self, player: Player) -> bool:
         """Whether ``player`` holds a seat at a match that has started and is not over."""
@@ -273,10 +308,13 @@ class Lobby:
     def _open(self, game: str, options: object, seats: list[Seat], creator: Player,
               title: str, private: bool, settings: Settings | None = None,
               rated: bool = False) -> Room:
-        length = PRIVATE_CODE_LENGTH if private else CODE_LENGTH
-        code = new_code(length)
-        while code in self.rooms:
+        if self.cluster is not None:
+            code = self.cluster.take_code(private)
+        else:
+            length = PRIVATE_CODE_LENGTH if private else CODE_LENGTH
             code = new_code(length)
+            while code in self.rooms:
+                code = new_code(length)
         room = self._room(code, game, options, seats, creator, title, private,
                           settings=settings, rated=rated)
         event("table_created", code=code, game=game, private=private, creator=creator.id,
@@ -336,7 +374,8 @@ class Lobby:
                 self.store.finish_match(match_id, Status.ABANDONED, 0, None)
         return codes
 
-    def _restore(self, match_id: str, player: Callable[[str], Player | None]) -> str:
+    def _restore(self, match_id: str, player: Callable[[str], Player | None],
+                 epoch: int = 0) -> str:
         record = self.store.match(match_id, finished=False)
         match_log = self.store.log(match_id, finished=False)
         if record is None or match_log is None or record.code in self.rooms:
@@ -350,6 +389,7 @@ class Lobby:
                          else Seat(SeatKind.BOT, bot=seat.bot or "normal"))
         creator = next((s.player for s in seats if s.player is not None), Player("", ""))
         table = restore(match_log, self.clock)
+        self.journal.own(match_id, epoch)
         room = self._room(record.code, record.game, match_log.options, seats, creator,
                           record.title, record.private, table, rated=record.rated)
         room.restored(match_id, match_log, len(record.rounds))
@@ -385,6 +425,8 @@ class Lobby:
         event("table_closed", code=room.code, phase=room.phase.value)
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            if self.cluster is not None:
+                self.cluster.release(room.code)
             self._changed(room)
 
     def sweep(self) -> list[str]:
@@ -399,6 +441,68 @@ class Lobby:
             self.close(room)
         self.newcomers.prune()
         return [room.code for room in gone]
+
+    # The cluster -------------------------------------------------------------------------
+
+    def state(self, node: str, url: str) -> NodeState:
+        """What the other processes hear of this one (``server/cluster.py``)."""
+        from zackzack.server.cluster import NodeState
+
+        seated: dict[str, list[TableRef]] = {}
+        for room in self.rooms.values():
+            if not room.tutorial and not room.closed:
+                for index, seat in enumerate(room.seats):
+                    if seat.player is not None:
+                        seated.setdefault(seat.player.id, []).append(TableRef(
+                            code=room.code, seat=index, game=room.rules.INFO.name,
+                            phase=room.phase.value))
+        return NodeState(node=node, url=url, online=self.online(),
+                         listed=[room.lobby_entry() for room in self._listed()], seated=seated)
+
+    def holds(self, code: str) -> bool:
+        """Whether the table ``code`` is live here."""
+        return code in self.rooms
+
+    def unfinished(self, code: str | None = None) -> dict[str, str]:
+        """The matches the store has as playing (or table ``code``'s): match id by code."""
+        return self.store.playing(code)
+
+    def take_over(self, code: str, match_id: str) -> bool:
+        """This process now owns table ``code``, whose owner is gone: take its match over
+        (the old owner's writes fail from now on) and restore it from the journal; whether
+        it is live here now."""
+        if code in self.rooms:
+            return True
+        epoch = self.store.take_match(match_id)
+        if epoch is None:
+            return False
+        try:
+            self._restore(match_id, self.players, epoch)
+        except Exception:
+            log.exception("restoring match %s failed; it is stored as abandoned", match_id)
+            self.store.finish_match(match_id, Status.ABANDONED, 0, None, epoch=epoch)
+            return False
+        event("table_taken_over", code=code, match=match_id, epoch=epoch,
+              actions=self.rooms[code].entries)
+        return True
+
+    def lost(self, codes: Iterable[str], reason: str = "lease") -> None:
+        """Another process has the tables ``codes`` now: drop them without a word to the store."""
+        for code in codes:
+            room = self.rooms.pop(code, None)
+            if room is None:
+                continue
+            if room.match_id is not None:
+                self.journal.forget(frozenset({room.match_id}))
+            if self.cluster is not None:
+                self.cluster.release(code)  # if Redis still says it is ours (a fenced write)
+            room.release(None)
+            event("table_lost", code=code, match=room.match_id, reason=reason)
+            self._changed(room)
+
+    def _fenced(self, match_ids: frozenset[str]) -> None:
+        self.lost([room.code for room in self.rooms.values() if room.match_id in match_ids],
+                  "fenced")
 
     def shutdown(self) -> None:
         """The server stops: bots stop, the journal is committed; running matches stay

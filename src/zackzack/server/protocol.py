@@ -304,6 +304,8 @@ class LobbyList(_Out, tag="lobby", frozen=True):
     """The public live tables, newest first; sent on ``lobby`` and again on every change."""
 
     tables: list[LobbyTable]
+    online: int = 0
+    """People connected (to every process of a cluster)."""
 
 
 class TableInfo(Struct, frozen=True):
@@ -373,6 +375,15 @@ class Left(_Out, tag="left", frozen=True):
     code: str
 
 
+class Moved(_Out, tag="moved", frozen=True):
+    """Table ``code`` is served by another process: connect to ``url``, say hello with the same
+    token and ask for the table again (``None``: ask your home server again, where the table's
+    new owner is found once it has one)."""
+
+    code: str
+    url: str | None = None
+
+
 class RematchOffer(_Out, tag="rematch", frozen=True):
     """Someone asked for a rematch of ``previous``: your seat is waiting at table ``code``."""
 
@@ -418,7 +429,7 @@ class Unqueued(_Out, tag="unqueued", frozen=True):
 
 
 ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer \
-    | Pong | Probe | Queue | Unqueued
+    | Pong | Probe | Queue | Unqueued | Moved
 
 
 # Coding ------------------------------------------------------------------------------------

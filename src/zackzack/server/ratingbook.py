@@ -6,7 +6,7 @@ match starts from; the store is written first (``Store.finish_match``), then the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from zackzack.ratings import NEW, Pool, Rating, RatingChange, drifted, provisional, shown
@@ -27,7 +27,16 @@ class RatingBook:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.shared = False
+        """Other processes change ratings in the same store too (a cluster): ``fresh``
+        reads them again before a match's changes are worked out."""
         self._known: dict[str, dict[tuple[str, Pool], Standing]] = {}
+
+    def fresh(self, player_ids: Iterable[str]) -> None:
+        """Read these players' ratings from the store again at their next use, if shared."""
+        if self.shared:
+            for player_id in player_ids:
+                self._known.pop(player_id, None)
 
     def _of(self, player_id: str) -> dict[tuple[str, Pool], Standing]:
         found = self._known.get(player_id)

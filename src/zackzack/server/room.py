@@ -42,7 +42,7 @@ from zackzack.server.protocol import (
 from zackzack.server.ratingbook import RatingBook
 from zackzack.server.tutorial import TUTOR, Tutor
 from zackzack.stats import match_stats, stats_json
-from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
+from zackzack.store import Fenced, MatchStart, RoundRecord, SeatRecord, Status, Store
 from zackzack.table import Entry, MatchEnded, Phase, Resumed, RoundScored, Settings, Table
 
 LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
@@ -76,6 +76,7 @@ class Viewer(Protocol):
 
     def send(self, text: str) -> None: ...
     def moved_out(self, room: Room) -> None: ...
+    def relocate(self, code: str, url: str | None) -> None: ...
 
 
 class Stoppable(Protocol):
@@ -155,6 +156,8 @@ class Room:
         self.stats: list[dict[str, Any]] | None = None
         """How each seat played, once the match is over (``zackzack.stats``)."""
         self.closed = False
+        self.released = False
+        """Another process has the table now (``release``)."""
         self.idle_since: float | None = clock.time()
         self.over_since: float | None = None
         self.entries = 0
@@ -451,6 +454,7 @@ class Room:
                 settings=plain(self.table.settings), seed=self.table.seed,
                 deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
                 start_ms=at, rated=self.rated))
+            self.journal.own(self.match_id, 0)
         self.started_at = at
         self.table.start(at=at)
         event("match_started", code=self.code, match=self.match_id, game=self.rules.INFO.name)
@@ -527,8 +531,14 @@ class Room:
             answer(Ack(ref=ref, ok=False, code=error.code, reason=str(error)))
             return
         admitted = viewer.wire.admit(action, self.table.time_ms(), self.table.settings)
-        self.arbiter.submit(index, admitted.action, admitted.credit, partial(_ack, ref, answer),
-                            admitted.newest)
+        self.arbiter.submit(index, admitted.action, admitted.credit,
+                            partial(self._answer, ref, answer), admitted.newest)
+
+    def _answer(self, ref: int, answer: Callable[[Ack], object], outcome: Outcome) -> None:
+        """The table's answer to action ``ref``, unless the table was taken over meanwhile
+        (then nothing of it may be told: it was not stored)."""
+        if not self.released:
+            _ack(ref, answer, outcome)
 
     def _on_entry(self, entry: Entry) -> None:
         """Every action that reaches the table is journaled (a later restore replays it)."""
@@ -543,14 +553,20 @@ class Room:
         if self.match_id is None or self.closed:
             return
         self.journal.flush()  # the actions first: a stored result always has its whole log
-        self._store_round(result, tuple(table.match.totals))
-        if final is not None:
-            self._store_end(final)
+        if self.closed:  # taken over elsewhere meanwhile (the flush was fenced)
+            return
+        try:
+            self._store_round(result, tuple(table.match.totals))
+            if final is not None:
+                self._store_end(final)
+        except Fenced as lost:
+            self.journal.lose(lost.match_ids)
 
     def _store_round(self, result: RoundResult, totals: tuple[int, ...]) -> None:
         assert self.match_id is not None
         self.store.record_round(self.match_id, RoundRecord(
-            result.number, result.winner, result.reason, result.scores, totals))
+            result.number, result.winner, result.reason, result.scores, totals),
+            epoch=self.journal.epoch(self.match_id))
 
     def _store_end(self, final: MatchResult) -> None:
         """The match is over: store its result, how each seat played and what it did to
@@ -561,13 +577,16 @@ class Room:
         abandoned = sorted(i for i in self._stand_ins if self.seats[i].player is not None)
         placed = places(result, len(self.seats), abandoned)
         game, now = self.rules.INFO.name, int(self.store.wall() * 1000)
+        self.ratings.fresh(seat.player.id for seat in self.seats if seat.player is not None)
         changes = [] if placed is None else match_changes(
             game, [(s.player.id if s.player else None, s.bot) for s in self.seats], placed,
             rated=self.rated, options=self.options_json,
             current=lambda player, pool: self.ratings.current(player, pool, game, now))
         self.store.finish_match(self.match_id, Status.OVER, self.table.now, result,
-                                stats=self.stats, abandoned=abandoned, rated=changes, at=now)
+                                stats=self.stats, abandoned=abandoned, rated=changes, at=now,
+                                epoch=self.journal.epoch(self.match_id))
         self.ratings.applied(changes, now)
+        self.journal.done(self.match_id)
         event("match_stored", code=self.code, match=self.match_id, status="over",
               actions=self.entries, rounds=len(self.table.match.results),
               rated=len(changes), abandoned=abandoned)
@@ -634,12 +653,36 @@ class Room:
         self._leaving.clear()
         if self.match_id is not None and self.phase is not Phase.OVER:
             self.journal.flush()
-            self.store.finish_match(self.match_id, Status.ABANDONED, self.table.time_ms(), None)
-            event("match_stored", code=self.code, match=self.match_id, status="abandoned",
-                  actions=self.entries, rounds=len(self.table.match.results))
+            if not self.closed:  # not taken over meanwhile
+                try:
+                    self.store.finish_match(self.match_id, Status.ABANDONED,
+                                            self.table.time_ms(), None,
+                                            epoch=self.journal.epoch(self.match_id))
+                    self.journal.done(self.match_id)
+                    event("match_stored", code=self.code, match=self.match_id,
+                          status="abandoned", actions=self.entries,
+                          rounds=len(self.table.match.results))
+                except Fenced as lost:
+                    self.journal.lose(lost.match_ids)
         self.closed = True
         for viewer in list(self.viewers):
             viewer.moved_out(self)
+        self.viewers.clear()
+
+    def release(self, url: str | None) -> None:
+        """Another process has the table now: stop at once, write nothing, and send every
+        viewer there (``url``; ``None``: back to their home server, which finds it)."""
+        if self.closed:
+            return
+        self.closed = self.released = True
+        self.stop_bots()
+        for timer in self._leaving.values():
+            timer.cancel()
+        self._leaving.clear()
+        self.table.halt()  # now, and once more after the table's own call that led here (a
+        self.clock.call_at(self.clock.time(), self.table.halt)  # round may be ending in it)
+        for viewer in list(self.viewers):
+            viewer.relocate(self.code, url)
         self.viewers.clear()
 
 

@@ -6,9 +6,11 @@ whole protocol can be driven (and tested) without a network.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from zackzack.clock import Timer
 from zackzack.race import PROBE_EVERY_S, Sightings, Wire
@@ -23,6 +25,7 @@ from zackzack.server.protocol import (
     Join,
     Leave,
     Left,
+    Moved,
     Ping,
     Pong,
     Probe,
@@ -61,9 +64,12 @@ class Session:
     """One connection's protocol state: its player and the place it shows (lobby or a room)."""
 
     def __init__(self, lobby: Lobby, identities: Identities, origin: str,
-                 send: Callable[[str], object]) -> None:
+                 send: Callable[[str], object],
+                 restart: Callable[[str], object] | None = None) -> None:
         self.lobby, self.identities = lobby, identities
         self.origin = origin
+        self._restart = restart or send
+        """Send a text instead of everything not yet sent (``relocate``)."""
         self.address = ""
         """The client's network address (its connection sets it): new players are limited per
         address (``Limits.new_players_burst``); "" (unknown) is not limited."""
@@ -75,6 +81,8 @@ class Session:
         self.room: Room | None = None
         self.wire = Wire(sightings=Sightings(window_ms=lobby.timing.reaction_ms))
         """This connection's lag and what it was sent when (``docs/fairness.md``)."""
+        self._finding: set[asyncio.Task[None]] = set()
+        """Looking for tables on other processes of the cluster."""
         self._probes: dict[int, float] = {}
         self._probed = 0
         self._prober: Timer | None = None
@@ -114,15 +122,30 @@ class Session:
             self.room = None
             self.reply(Left(code=room.code))
 
+    def relocate(self, code: str, url: str | None) -> None:
+        """Table ``code`` moved to another process (``url``; ``None``: the client's home
+        finds it): tell the client instead of anything of it not yet sent."""
+        if self.room is not None and self.room.code == code:
+            self.room = None
+        if self.state is not SessionState.CLOSED:
+            self._restart(encode(Moved(code=code, url=url)))
+
     # Messages ------------------------------------------------------------------------------
 
     def receive(self, text: str | bytes) -> None:
         """Handle one frame from the client; anything refused is answered with an ``error``."""
+        cluster = self.lobby.cluster
+        if cluster is not None and not cluster.valid():  # until the leases are confirmed
+            cluster.hold(partial(self.receive, text))
+            return
         try:
             message = decode(text)
         except ProtocolError as error:
             self.reply(Error(code=error.code, reason=error.reason, ref=error.ref))
             return
+        self._answer(message)
+
+    def _answer(self, message: ClientMessage) -> None:
         ref = message.ref if isinstance(message, Act) else None
         try:
             self.handle(message)
@@ -155,13 +178,13 @@ class Session:
             case Create():
                 self._show(self.lobby.create(self, message))
             case Join(code=code, seat=seat):
-                room = self.lobby.find(code)
-                room.join(self, seat)
-                self._show(room)
+                if (room := self._find(message, code)) is not None:
+                    room.join(self, seat)
+                    self._show(room)
             case Watch(code=code):
-                room = self.lobby.find(code)
-                room.attach(self)  # nothing, to anyone, if this connection shows it already
-                self._show(room)
+                if (room := self._find(message, code)) is not None:
+                    room.attach(self)  # nothing, to anyone, if it shows it already
+                    self._show(room)
             case Leave():
                 if self.lobby.matchmaker.unseek(self) and self.room is None:
                     return  # a leave while waiting for an opponent leaves the queue
@@ -215,6 +238,37 @@ class Session:
         self.identities.rename(player, name)
         self.lobby.player_changed(player)
 
+    def _find(self, message: Join | Watch, code: str) -> Room | None:
+        """The room ``code`` if it is here; in a cluster, else ``None``: where it is comes
+        later (a ``moved``, or ``message`` done here once the table is taken over)."""
+        room = self.lobby.rooms.get(code.upper())
+        if room is not None or self.lobby.cluster is None:
+            return room or self.lobby.find(code)
+        task = asyncio.get_running_loop().create_task(self._elsewhere(message, code.upper()))
+        self._finding.add(task)
+        task.add_done_callback(self._finding.discard)
+        return None
+
+    async def _elsewhere(self, message: Join | Watch, code: str) -> None:
+        assert self.lobby.cluster is not None
+        try:
+            url = await self.lobby.cluster.locate(code)
+        except ProtocolError as error:
+            self.reply(Error(code=error.code, reason=error.reason))
+            return
+        except Exception:  # a bug or a storage failure: say so, keep serving
+            log.exception("finding table %s failed", code)
+            self.reply(Error(code="internal", reason="the server failed; try again"))
+            return
+        if self.state is not SessionState.GREETED:
+            return
+        if url is not None:
+            self.reply(Moved(code=code, url=url))
+        elif code in self.lobby.rooms:
+            self._answer(message)
+        else:
+            self.reply(Error(code="no_such_table", reason=f"there is no live table {code!r}"))
+
     def _room(self) -> Room:
         if self.room is None:
             raise ProtocolError("not_at_table", "this connection shows no table")
@@ -266,11 +320,17 @@ class Session:
         if self.state is SessionState.CLOSED:
             return
         self.lobby.unsubscribe(self)
+        for task in self._finding:
+            task.cancel()
         if self._prober is not None:
             self._prober.cancel()
             self._prober = None
         if self.room is not None:
-            self.room.detach(self)
+            cluster = self.lobby.cluster
+            if cluster is not None and not cluster.valid():  # the table may not be ours now
+                cluster.hold(partial(self.room.detach, self))
+            else:
+                self.room.detach(self)
             self.room = None
         if self._player is not None:
             self.lobby.matchmaker.drop(self)

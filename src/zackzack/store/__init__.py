@@ -9,6 +9,7 @@ from zackzack.ratings import RatingChange
 from zackzack.store.db import (
     ActionRow,
     BoardRow,
+    Fenced,
     GameStats,
     HistoryPoint,
     MatchRecord,
@@ -34,8 +35,8 @@ from zackzack.store.db import (
     shown,
 )
 
-__all__ = ["ActionRow", "BoardRow", "GameStats", "HistoryPoint", "MatchRecord", "MatchStart",
-           "NameTaken", "PlayerRecord", "Profile", "RatedMatch", "RatingChange", "RatingRow",
-           "RecentMatch", "RoundRecord", "SeatRecord", "Status", "Store", "StoreError",
-           "StoredChange", "alembic_config", "create_default_folder", "database_url",
+__all__ = ["ActionRow", "BoardRow", "Fenced", "GameStats", "HistoryPoint", "MatchRecord",
+           "MatchStart", "NameTaken", "PlayerRecord", "Profile", "RatedMatch", "RatingChange",
+           "RatingRow", "RecentMatch", "RoundRecord", "SeatRecord", "Status", "Store",
+           "StoreError", "StoredChange", "alembic_config", "create_default_folder", "database_url",
            "default_database", "head_revision", "open_store", "shown"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import importlib.util
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -442,6 +442,15 @@ class NameTaken(StoreError):
     """Another claimed player has a name with the same key."""
 
 
+class Fenced(StoreError):
+    """Another process took these matches over (``Store.take_match``): this one must not write
+    them any more."""
+
+    def __init__(self, match_ids: Iterable[str]) -> None:
+        self.match_ids = frozenset(match_ids)
+        super().__init__("taken over by another process: " + ", ".join(sorted(self.match_ids)))
+
+
 def alembic_config(connection: Connection | None = None) -> Config:
     """An Alembic configuration of the package's migrations (no ``alembic.ini``), to run on
     ``connection`` (``alembic.command`` functions take it; ``Store`` migrates by itself)."""
@@ -585,6 +594,18 @@ _SEAT_STATS = update(match_players).where(
     match_players.c.match_id == bindparam("m"), match_players.c.seat == bindparam("s")).values(
     place=bindparam("place"), rounds=bindparam("rounds"),
     **{key: bindparam(key) for key in _STAT_KEYS})
+
+
+def _fence(conn: Connection, fences: Mapping[str, int]) -> None:
+    """Raise ``Fenced`` unless every match of ``fences`` still has the writer's epoch; the
+    rows stay locked against a takeover (``FOR SHARE``; SQLite has one writer at a time
+    anyway) to the end of the transaction, so a takeover waits for this write."""
+    found = dict(conn.execute(select(matches.c.id, matches.c.epoch)
+                              .where(matches.c.id.in_(list(fences)))
+                              .with_for_update(read=True)).all())
+    lost = [match_id for match_id, epoch in fences.items() if found.get(match_id) != epoch]
+    if lost:
+        raise Fenced(lost)
 
 
 def _upsert(insert_of: Any) -> Any:
@@ -957,10 +978,16 @@ class Store:
                   for s in start.seats if s.player is not None]
         self._write(row, *([insert(match_players).values(people)] if people else []))
 
-    def append_actions(self, rows: Sequence[ActionRow]) -> None:
-        """Store actions (``match_id``, ``n``, ``t``, ``seat``, ``action``) in one transaction."""
+    def append_actions(self, rows: Sequence[ActionRow],
+                       fences: Mapping[str, int] | None = None) -> None:
+        """Store actions (``match_id``, ``n``, ``t``, ``seat``, ``action``) in one transaction;
+        with ``fences`` (match id: epoch), only while those matches have those epochs
+        (``Fenced`` otherwise, and nothing is stored)."""
         if rows:
             with self._writer.begin():
+                if fences:
+                    _fence(self._writer, {row.match_id: fences[row.match_id] for row in rows
+                                          if row.match_id in fences})
                 self._writer.execute(insert(actions), [row._asdict() for row in rows])
 
     def append_action(self, match_id: str, n: int, t: int, seat: int,
@@ -968,28 +995,57 @@ class Store:
         """Action number ``n`` reached the table at table time ``t`` (committed at once)."""
         self.append_actions([ActionRow(match_id, n, t, seat, action)])
 
-    def record_round(self, match_id: str, record: RoundRecord) -> None:
-        """A round ended (committed before anyone is told)."""
-        self._write(insert(rounds).values(
-            match_id=match_id, number=record.number, winner=record.winner,
-            reason=record.reason, scores=list(record.scores), totals=list(record.totals),
-            ended_at=self._ms()))
+    def record_round(self, match_id: str, record: RoundRecord, *,
+                     epoch: int | None = None) -> None:
+        """A round ended (committed before anyone is told; with ``epoch``: fenced as in
+        ``append_actions``)."""
+        with self._writer.begin():
+            if epoch is not None:
+                _fence(self._writer, {match_id: epoch})
+            self._writer.execute(insert(rounds).values(
+                match_id=match_id, number=record.number, winner=record.winner,
+                reason=record.reason, scores=list(record.scores), totals=list(record.totals),
+                ended_at=self._ms()))
+
+    def take_match(self, match_id: str) -> int | None:
+        """Take a playing match over: its epoch one higher (every write of the process that
+        had it fails from now on); the new epoch, or ``None`` if it is not playing."""
+        with self._writer.begin():
+            found = self._writer.execute(
+                update(matches).where(matches.c.id == match_id,
+                                      matches.c.status == Status.PLAYING.value)
+                .values(epoch=matches.c.epoch + 1).returning(matches.c.epoch)).first()
+        return None if found is None else int(found[0])
+
+    def playing(self, code: str | None = None) -> dict[str, str]:
+        """The matches being played (or left playing by a crash), or the one of table
+        ``code``: match id by table code."""
+        query = select(matches.c.code, matches.c.id).where(
+            matches.c.status == Status.PLAYING.value)
+        if code is not None:
+            query = query.where(matches.c.code == code)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).all()
+        return {code: match_id for code, match_id in found}
 
     def finish_match(self, match_id: str, status: Status, end_ms: int,
                      result: dict[str, Any] | None, *,
                      stats: Sequence[Mapping[str, Any]] | None = None,
                      abandoned: Sequence[int] = (),
                      rated: Sequence[RatingChange] | None = None,
-                     at: int | None = None) -> None:
+                     at: int | None = None, epoch: int | None = None) -> None:
         """The match ended (``OVER``, with its result) or was abandoned, in one transaction:
         the match, each person's place (abandoned seats last) and statistics (``stats``: per
         seat ``{seat, played, wrong, late, reaction_ms}``), and the rating changes it made
         (``rated``) with the ratings they lead to. ``at``: the wall time (ms) to record, if
-        the caller read it already (the ratings drifted to it)."""
+        the caller read it already (the ratings drifted to it); ``epoch``: fenced as in
+        ``append_actions``."""
         now = self._ms() if at is None else at
         left = sorted(set(abandoned))
         with self._writer.begin():
             conn = self._writer
+            if epoch is not None:
+                _fence(conn, {match_id: epoch})
             conn.execute(_FINISH, {
                 "m": match_id, "status": status.value, "ended_at": now, "end_ms": end_ms,
                 "result": result, "abandoned": left or None,

@@ -48,7 +48,7 @@ tokens = Table(
 matches = Table(
     "matches", metadata,
     Column("id", String(16), primary_key=True),
-    Column("code", String(8), nullable=False),
+    Column("code", String(16), nullable=False),
     Column("game", String(32), nullable=False),
     Column("title", String(80), nullable=False),
     Column("options", JSON, nullable=False),
@@ -66,10 +66,12 @@ matches = Table(
     Column("rated", Boolean, nullable=False, server_default=false()),
     Column("abandoned", JSON, nullable=True),
     Column("stats", JSON, nullable=True),
+    Column("epoch", BigInteger, nullable=False, server_default="0"),
     Index("matches_by_status", "status", "ended_at"),
 )
 """One row per started table: everything its log needs except the actions; wall times in ms;
-whether it was rated, the seats whose people left, and each seat's statistics."""
+whether it was rated, the seats whose people left, and each seat's statistics; ``epoch``
+counts the processes that took the match over (``Store.take_match``): a write checks it."""
 
 match_players = Table(
     "match_players", metadata,

@@ -123,6 +123,8 @@ class LobbyClient:
         self.url, self.name = url, name
         self.token: str | None = token
         self.tables: list[p.LobbyTable] = []
+        self.online = 0
+        """People connected to the server (to every server of a cluster; 0: not said)."""
         self.changed: Callable[[], None] = lambda: None
         """Called after each new list."""
         self._socket: ClientConnection | None = None
@@ -159,6 +161,7 @@ class LobbyClient:
                     self.token = message.token
                 elif isinstance(message, p.LobbyList):
                     self.tables = [t for t in message.tables if t.phase == "waiting"]
+                    self.online = message.online
                     self.changed()
 
     async def close(self) -> None:
@@ -220,6 +223,10 @@ class LobbyScreen(Screen[SessionMaker | None]):
     def _list(self) -> None:
         table = self.query_one(DataTable)
         chosen = self._chosen()
+        title = tr("lobby_title", self.lang, server=self.server)
+        if self.client.online:
+            title += " · " + tr("lobby_online", self.lang, n=str(self.client.online))
+        self.query_one("#lobby_title", Static).update(title)
         table.clear()
         for entry in self.client.tables:
             table.add_row(entry.code, tr("g_" + entry.game, self.lang), entry.title,

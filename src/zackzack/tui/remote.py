@@ -6,6 +6,10 @@ dropped connection is retried with growing pauses; the server knows the player b
 token of the first hello, so joining again returns to the same seat. The server's ``ping``
 is answered at once (it measures the lag); its ``rtt`` goes to the screen.
 
+In a cluster a table lives on one server: ``moved`` names it, and the session connects
+there and asks again; when that connection fails or drops, it asks its home (the address
+it was started with) again, which knows the table's new server.
+
 >>> parse_link("http://localhost:8000/t/k7m2qx")
 ('ws://localhost:8000/ws', 'K7M2QX')
 """
@@ -42,6 +46,15 @@ RETRY_WITHIN_S = 1.5
 if it was pressed at most this long ago (an older card would surprise its player)."""
 WATCH_INSTEAD = frozenset({"already_started", "table_full", "seat_taken"})
 """Join refusals after which this keyboard watches the table instead."""
+FREE_HOPS = 2
+"""``moved`` in a row followed at once; the next ones after the pauses of :data:`RETRY_S`
+(two servers sending the keyboard to and fro do not spin)."""
+MAX_HOPS = 20
+"""``moved`` in a row after which connecting gives up (and says so)."""
+ASK_AGAIN = frozenset({"table_moving", "cluster_unavailable"})
+"""Refusals of a cluster whose table is between servers: asked again after a pause."""
+ASK_AGAIN_TIMES = 5
+"""How often; then the refusal is the answer."""
 
 _CODE = re.compile(r"[A-Za-z0-9]{4,16}")
 _decoder = msgspec.json.Decoder(p.ServerMessage)
@@ -78,6 +91,23 @@ def why(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
+async def _pause(seconds: float) -> None:
+    """Wait before the next attempt to connect (one place, so that a test sees the pauses)."""
+    await asyncio.sleep(seconds)
+
+
+class _Again(Exception):
+    """The server cannot say now where the table is (:data:`ASK_AGAIN`): ask again soon."""
+
+
+class _Moved(Exception):
+    """The server answered ``moved``: the table is at ``url`` (``None``: ask home again)."""
+
+    def __init__(self, url: str | None) -> None:
+        super().__init__(url)
+        self.url = url
+
+
 def seat_maker(url: str, code: str, name: str, lang: str, *, token: str | None = None,
                create: p.Create | None = None) -> Callable[[], RemoteSession]:
     """The sessions of a server's table (``code``'s, or the one ``create`` makes): first that
@@ -108,6 +138,10 @@ class RemoteSession:
         ``rematch``: ask table ``code`` (over) for its rematch and sit at that one instead;
         ``create``: make the table first (``code`` is learnt then)."""
         self.url, self.code, self.name, self.lang = url, code, name, lang
+        self.home = url
+        """The address this session was started with; ``url`` is the table's server."""
+        self._hops = 0
+        """``moved`` followed since the table last came."""
         self.token: str | None = token
         self.asks_rematch = rematch
         self.create = create
@@ -147,12 +181,46 @@ class RemoteSession:
     async def open(self) -> None:
         """Connect, say hello and take the seat; raises ``ValueError`` (one line) when that
         fails: the server cannot be reached, or the table is not there."""
-        try:
-            await self._connect()
-        except (OSError, WebSocketException, TimeoutError) as error:
-            raise ValueError(f"cannot reach the server at {self.server}: {why(error)}") from None
+        for attempt in itertools.count():
+            try:
+                await self._connect()
+                return
+            except (OSError, WebSocketException, TimeoutError) as error:
+                if self.url == self.home:
+                    raise ValueError(f"cannot reach the server at {self.server}: {why(error)}") \
+                        from None
+            self.url = self.home  # the table's server is gone: home knows its next one
+            await _pause(RETRY_S[min(attempt, len(RETRY_S) - 1)])
 
     async def _connect(self) -> None:
+        """Take the seat at the table's server, following ``moved`` to it."""
+        for again in itertools.count(1):
+            try:
+                await self._sit()
+            except _Moved as moved:
+                await self._hop(moved.url)
+                continue
+            except _Again as error:
+                if again > ASK_AGAIN_TIMES:
+                    raise ValueError(str(error)) from None
+                await _pause(RETRY_S[min(again - 1, len(RETRY_S) - 1)])
+                continue
+            self._hops = 0
+            return
+
+    async def _hop(self, url: str | None) -> None:
+        """Go to ``url`` (``None``: home) next; at once the first :data:`FREE_HOPS` times in a
+        row, then after a pause; after :data:`MAX_HOPS` give up (``ValueError``)."""
+        self.url = url or self.home
+        self._hops += 1
+        if self._hops > MAX_HOPS:
+            self._hops, self.url = 0, self.home
+            raise ValueError(f"table {self.code} moved from server to server {MAX_HOPS} times "
+                             "in a row (is the cluster's --public-url right?)")
+        if self._hops > FREE_HOPS:
+            await _pause(RETRY_S[min(self._hops - FREE_HOPS - 1, len(RETRY_S) - 1)])
+
+    async def _sit(self) -> None:
         netloc = urllib.parse.urlsplit(self.url).netloc
         origin = Origin(("https" if self.url.startswith("wss") else "http") + "://" + netloc)
         socket = await connect(self.url, origin=origin, open_timeout=10)
@@ -183,11 +251,14 @@ class RemoteSession:
         self._take(state.table, state.view, state.now)
 
     async def _expect(self, socket: ClientConnection, kind: type[Any]) -> Any:
-        """Read until a message of ``kind``; a join refused for a full table watches instead."""
+        """Read until a message of ``kind``; a join refused for a full table watches instead;
+        ``moved`` raises :class:`_Moved`."""
         while True:
             message = self._decode(await socket.recv())
             if isinstance(message, kind):
                 return message
+            if isinstance(message, p.Moved):
+                raise _Moved(message.url)
             if isinstance(message, p.Probe):
                 await self._answer(socket, message)
             if isinstance(message, p.Error):
@@ -197,8 +268,9 @@ class RemoteSession:
                 if message.code == "no_such_table":
                     raise ValueError(f"there is no table {self.code} at {self.server} "
                                      "(it ended, or the code is mistyped)")
-                raise ValueError(f"table {self.code} at {self.server}: "
-                                 f"{' '.join(message.reason.split())} ({message.code})")
+                refused = (f"table {self.code} at {self.server}: "
+                           f"{' '.join(message.reason.split())} ({message.code})")
+                raise (_Again if message.code in ASK_AGAIN else ValueError)(refused)
 
     @staticmethod
     def _decode(text: str | bytes) -> p.ServerMessage | None:
@@ -228,21 +300,35 @@ class RemoteSession:
     async def _read(self) -> None:
         while not self.closed:
             socket = self._socket
+            moved: p.Moved | None = None
             if socket is not None:
                 with contextlib.suppress(WebSocketException, OSError):
                     async for text in socket:
                         message = self._decode(text)
                         if isinstance(message, p.Probe):
                             await self._answer(socket, message)
+                        if isinstance(message, p.Moved) and message.code == self.code:
+                            moved = message  # this server lost the table, or never had it
+                            break
                         self._receive(message)
+                if moved is not None:
+                    with contextlib.suppress(WebSocketException, OSError):
+                        await socket.close()
             if not self.closed:
-                await self._reconnect()
+                await self._reconnect(moved)
 
-    async def _reconnect(self) -> None:
+    async def _reconnect(self, moved: p.Moved | None = None) -> None:
+        """Take the seat again: after ``moved`` at once where it says, after a drop at home
+        after a pause (the table's server may be gone; home knows the next one)."""
         self._socket = None
         self._tell_status(tr("reconnecting", self.lang))
         for attempt in range(1 << 30):
-            await asyncio.sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+            if moved is not None and attempt == 0:
+                with contextlib.suppress(ValueError):  # moved too often: home, after a pause
+                    await self._hop(moved.url)
+            else:
+                self.url = self.home
+                await _pause(RETRY_S[min(attempt, len(RETRY_S) - 1)])
             if self.closed:
                 return
             with contextlib.suppress(OSError, WebSocketException, TimeoutError, ValueError):

@@ -139,12 +139,15 @@ net.on("table", (msg) => {
   }
 });
 net.on("welcome", (msg) => { app.myTables = msg.tables ?? []; });
-let wasOnline = false;
+let said = null; // the state last said aloud: none before the first connection
 net.on("status", (status) => {
   const el = $("#conn");
-  // Said once when it changes after the first connection (offline, online again).
-  if (wasOnline && el.dataset.state !== status && status !== "connecting") announce(t(`conn_${status}`));
-  wasOnline ||= status === "open";
+  // Said once when it changes after the first connection (offline, online again); a hop to
+  // the table's server (`moved`: connecting, then open again) changes nothing to say.
+  if (status !== "connecting" && (said !== null || status === "open")) {
+    if (said !== null && said !== status) announce(t(`conn_${status}`));
+    said = status;
+  }
   el.dataset.state = status;
   el.textContent = t(`conn_${status}`);
 });

@@ -17,7 +17,11 @@ export const LEVELS = ["beginner", "normal", "pro", "machine"];
 // The latest list, kept while another page shows: the server sends each version of the list
 // once per connection, so asking again on the way back (from the matches) brings nothing new.
 let latest = [];
-net.on("lobby", (msg) => { latest = msg.tables; });
+let online = null; // people connected to the whole cluster (null: the server did not say)
+net.on("lobby", (msg) => {
+  latest = msg.tables;
+  online = Number.isInteger(msg.online) && msg.online > 0 ? msg.online : null; // 0: not counted
+});
 
 // The bots the server seats (welcome.bots): levels weakest first, strategies default first.
 // Taken from the server, so a new strategy needs no change here.
@@ -290,7 +294,11 @@ export function mount(root, app) {
     const list = tables.length
       ? h("ul", { class: "table-list" }, tables.map(tableItem))
       : h("p", { class: "empty", text: t("no_tables") });
-    return h("div", { class: "panel" }, h("h2", { text: t("tables") }), list);
+    return h("div", { class: "panel" },
+      h("div", { class: "panel-head" },
+        h("h2", { text: t("tables") }),
+        online === null ? null : h("span", { class: "online", id: "online", text: count("online", online) })),
+      list);
   }
 
   function tableItem(table) {

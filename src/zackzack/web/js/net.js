@@ -1,5 +1,7 @@
 // One websocket per tab, reconnecting by itself. Every (re)connect says hello with the
 // private token from localStorage, so the server gives the player their seat back.
+// In a cluster a table lives on one server: `moved` names it, and the tab goes there (its
+// target) until that connection closes; then it goes home (the page's own server) again.
 
 import { store } from "./dom.js";
 
@@ -9,6 +11,16 @@ const REACTION_MS = 600;
 const RETRY_WITHIN_MS = 1500; // an unanswered card pressed longer ago is not sent again
 const HELLO_AGAIN_MS = 10000; // after "too many new players from this address"
 const SIGNED_OUT = 4003; // the server closes a signed-out token's connections with this code
+const FREE_HOPS = 2; // `moved` in a row followed at once; more (servers disagreeing) back off
+
+// The address of the page's own server (`moved` with url null sends the tab back here).
+function home() {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+}
+
+function backoff(step) {
+  return RETRY_MS[Math.min(step, RETRY_MS.length - 1)] * (0.75 + Math.random() / 2);
+}
 
 function tabId() {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -27,6 +39,8 @@ export class Net {
     this.tries = 0;
     this.status = "connecting";
     this.ws = null;
+    this.target = null; // the server `moved` sent the tab to (null: home)
+    this.hops = 0; // `moved` followed since the last table arrived
     this.player = null;
     this.claimed = false; // the player's name is claimed with a password (welcome.claimed)
     this.reactionMs = REACTION_MS; // a card's `seen`: the pile on screen this long before the press
@@ -38,8 +52,13 @@ export class Net {
 
   start() {
     if (this.ws) return;
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-    const ws = this.ws = new WebSocket(url);
+    let ws;
+    try {
+      ws = this.ws = new WebSocket(this.target ?? home());
+    } catch { // a target that is no websocket address: home finds the table
+      this.target = null;
+      ws = this.ws = new WebSocket(home());
+    }
     this.setStatus("connecting");
     const hello = () => ws.send(JSON.stringify({ type: "hello", token: this.token, name: this.name }));
     ws.onopen = () => {
@@ -47,6 +66,7 @@ export class Net {
       hello();
     };
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return; // left for another (`moved`, `become`): what is still coming is old
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "ping" && Number.isInteger(msg.n)) {
@@ -68,6 +88,8 @@ export class Net {
         this.rejoined = false;
         this.setStatus("open");
       }
+      if (msg.type === "moved") this.follow(ws, msg);
+      if (msg.type === "table") this.hops = 0;
       if (msg.type === "table" && !this.rejoined) {
         this.rejoined = true; // back at the table: send again what was not answered
         this.retry();
@@ -93,10 +115,29 @@ export class Net {
       this.ws = null;
       this.acks.clear(); // the unanswered actions wait for the reconnect (retry)
       this.rtt = null;
+      // Another server's connection closed (it died, or never answered): home finds the
+      // table's new owner once the old one's lease has run out.
+      this.target = null;
       this.setStatus("closed");
-      const delay = RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)];
-      setTimeout(() => this.start(), delay * (0.75 + Math.random() / 2));
+      setTimeout(() => this.start(), backoff(this.tries++));
     };
+  }
+
+  // `moved`: the table is served elsewhere (`url`; null: ask home again). Close this socket
+  // and connect there at once; the page asks for its table again after the welcome. Only the
+  // first hops in a row are at once, so two servers sending the tab to and fro cannot spin.
+  follow(ws, msg) {
+    if (this.ws !== ws) return;
+    this.target = typeof msg.url === "string" && msg.url ? msg.url : null;
+    this.hops += 1;
+    ws.onclose = null;
+    ws.close();
+    this.ws = null;
+    this.acks.clear(); // as on a drop: the unanswered actions are sent again at the table
+    this.rtt = null;
+    this.setStatus("connecting");
+    if (this.hops <= FREE_HOPS) this.start();
+    else setTimeout(() => this.start(), backoff(this.hops - FREE_HOPS - 1));
   }
 
   // Come back as another player (a sign-in: its token; a sign-out: null, a fresh guest).

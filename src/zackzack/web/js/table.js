@@ -22,6 +22,8 @@ const FEED_LINES = 40;
 // card counts on the plates show it anyway. So their draws are hidden unless asked for.
 const SHOW_BOT_DRAWS = "zz.feed.botdraws";
 const SLOW_MS = 150; // a round trip from this long on is a slow connection
+const ASK_AGAIN_MS = 2000; // after "the table's server is changing": ask for it again then
+const ASK_AGAIN = new Set(["table_moving", "cluster_unavailable"]);
 // The events said to a screen reader (the one polite region, js/live.js). Not plays, draws or
 // moves: the new top card says what a play did, and the plates hold the counts; not the start
 // and the restart: the assertive region says "3", "2", "1", "los!".
@@ -43,6 +45,7 @@ class TablePage {
     this.board = null;
     this.losUntil = 0;
     this.offer = null;
+    this.asking = null; // the join or watch sent and not answered yet (asked again after a reconnect)
     this.offs = [];
 
     this.lagChip = h("span", { class: "lag-chip", hidden: true },
@@ -106,14 +109,25 @@ class TablePage {
 
   unmount() {
     clearInterval(this.timer);
+    clearTimeout(this.again);
     this.offs.forEach((off) => off());
     this.board?.destroy();
     net.send({ type: "leave" });
   }
 
+  // After the welcome (the first, a reconnect's, or the one of the server `moved` sent us to):
+  // ask for the table again, with the same join or watch when that one was not answered yet.
   open() {
-    net.send(this.join ? { type: "join", code: this.code, seat: null } : { type: "watch", code: this.code });
+    this.asking ??= this.join ? { type: "join", code: this.code, seat: null } : { type: "watch", code: this.code };
     this.join = false;
+    net.send(this.asking);
+  }
+
+  // A join from this page (a seat, the rematch): asked again after a reconnect until answered.
+  ask(message) {
+    if (!net.send(message)) return false;
+    this.asking = message;
+    return true;
   }
 
   // Time: every time in a view is table time; `now` says what table time it was when sent.
@@ -145,6 +159,7 @@ class TablePage {
 
   onTable(msg) {
     const info = msg.table;
+    if (this.asking?.code === info.code) this.asking = null;
     if (info.code !== this.code) {
       this.code = info.code;
       this.app.replace(`/t/${info.code}`);
@@ -213,6 +228,14 @@ class TablePage {
 
   onError(msg) {
     if (msg.ref != null) return;
+    const asking = this.asking;
+    if (asking && ASK_AGAIN.has(msg.code)) { // a cluster's table between servers: ask again soon
+      clearTimeout(this.again);
+      this.again = setTimeout(() => { if (this.asking === asking) net.send(asking); }, ASK_AGAIN_MS);
+      this.app.toast(errorText(msg), errorDetail(msg));
+      return;
+    }
+    this.asking = null; // the join or watch was refused: a reconnect watches this table
     if (msg.code === "no_such_table" && !this.info) {
       this.missing = true;
       this.renderMissing();
@@ -466,7 +489,7 @@ class TablePage {
   // Take seat `i`; someone without a chosen name says it first.
   async sitDown(i) {
     if (needsName()) await askName();
-    if (!net.send({ type: "join", code: this.info.code, seat: i })) this.app.toast(t("err_disconnected"));
+    if (!this.ask({ type: "join", code: this.info.code, seat: i })) this.app.toast(t("err_disconnected"));
   }
 
   // Before the start a seated player may change their name; everyone sees it at once.
@@ -528,7 +551,7 @@ class TablePage {
         buttons.append(h("button", {
           class: "btn btn-gold btn-big", type: "button", id: "rematch",
           text: `${t("rematch")} · ${this.offer.by}`,
-          onclick: () => net.send({ type: "join", code: this.offer.code, seat: null }),
+          onclick: () => this.ask({ type: "join", code: this.offer.code, seat: null }),
         }));
       } else if (this.me !== null) {
         buttons.append(h("button", {

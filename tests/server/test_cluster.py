@@ -1,0 +1,173 @@
+"""The cluster layer in one process: leases, finding a table's owner, taking a dead one's
+tables over, holding back while a lease is unconfirmed, and Redis going away and coming back
+(a real ``redis-server``; whole server processes are in tests/cluster)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Iterator
+
+import pytest
+
+from redis_server import Redis, redis_server
+from server.kit import World, run_async
+from zackzack.server.cluster import Cluster, ClusterConfig, NodeState, Revoked
+from zackzack.server.identity import token_hash
+from zackzack.server.protocol import ProtocolError
+from zackzack.store import Store
+
+LEASE = 1.0
+
+
+class Tables:
+    """The lobby as the cluster sees it: a set of live codes and the store's playing matches."""
+
+    def __init__(self, playing: dict[str, str] | None = None) -> None:
+        self.live: set[str] = set()
+        self.playing = playing or {}
+        self.taken: list[str] = []
+        self.gone: list[str] = []
+        self.news = 0
+
+    def state(self, node: str, url: str) -> NodeState:
+        return NodeState(node=node, url=url, online=len(self.live), listed=[], seated={})
+
+    def others_changed(self) -> None:
+        self.news += 1
+
+    def lost(self, codes: Iterable[str]) -> None:
+        self.gone.extend(codes)
+        self.live.difference_update(codes)
+
+    def unfinished(self, code: str | None = None) -> dict[str, str]:
+        return {found: match for found, match in self.playing.items() if code in (None, found)}
+
+    def take_over(self, code: str, match_id: str) -> bool:
+        self.taken.append(code)
+        self.live.add(code)
+        return True
+
+    def holds(self, code: str) -> bool:
+        return code in self.live
+
+
+@pytest.fixture
+def redis() -> Iterator[Redis]:
+    with redis_server() as server:
+        yield server
+
+
+def node(redis: Redis, port: int) -> Cluster:
+    return Cluster(ClusterConfig(redis.url, f"http://127.0.0.1:{port}", lease=LEASE))
+
+
+async def eventually(condition: object, seconds: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():  # type: ignore[operator]
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+def test_a_dead_owners_table_is_found_claimed_and_its_old_owner_stands_down(
+        redis: Redis) -> None:
+    run_async(dead_owner(redis))
+
+
+async def dead_owner(redis: Redis) -> None:
+    a, b = node(redis, 8001), node(redis, 8002)
+    at_a, at_b = Tables(), Tables()
+    await a.start(at_a)
+    await b.start(at_b)
+    try:
+        code = a.take_code(private=False)
+        at_a.live.add(code)
+        assert await b.locate(code) == "ws://127.0.0.1:8001/ws"  # the owner's address
+        await eventually(lambda: b.online() == 1 and "http://127.0.0.1:8001" in b.origins())
+        with pytest.raises(ProtocolError) as unknown:
+            await b.locate("NOSUCH")
+        assert unknown.value.code == "no_such_table"
+
+        for task in a._tasks:  # a dies (no goodbye): its keys run out
+            task.cancel()
+        at_b.playing = {code: "m1"}
+        while await b.locate(code) is not None:  # the dead one's address, until it runs out
+            await asyncio.sleep(0.1)  # (a client tries it, fails, and asks again)
+        assert at_b.taken == [code] and redis.get(f"zackzack:table:{code}") == b.node
+
+        a.valid_until = 0.0  # a wakes up from a pause longer than its lease
+        ran: list[str] = []
+        a.hold(lambda: 1 / 0)  # one held callback failing does not stop the others
+        a.hold(lambda: ran.append("timer"))
+        assert ran == []  # held until Redis has spoken
+        await a._beat()
+        assert code in at_a.gone and code not in a.owned
+        await eventually(lambda: ran == ["timer"])
+
+        other = b.take_code(private=False)  # b owns it, then lets it go (a rolling restart)
+        a.owned.add(other)  # while a, paused, still thinks it is a's
+        await b.stop()
+        await a._beat()  # a missing key without a restart of Redis is not taken back
+        assert other in at_a.gone and redis.get(f"zackzack:table:{other}") is None
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+def test_redis_going_away_stops_new_tables_not_running_ones(redis: Redis) -> None:
+    run_async(redis_away(redis))
+
+
+async def redis_away(redis: Redis) -> None:
+    a, b = node(redis, 8001), node(redis, 8002)
+    at_a, at_b = Tables(), Tables()
+    await a.start(at_a)
+    await b.start(at_b)
+    try:
+        code = a.take_code(private=True)
+        at_a.live.add(code)
+        redis.kill()
+        await a._beat()
+        assert not a.reachable and a.valid()  # play on: nobody can take it over meanwhile
+        with pytest.raises(ProtocolError) as refused:
+            a.take_code(private=False)
+        assert refused.value.code == "cluster_unavailable"
+
+        redis.start()  # empty again
+        await a._beat()
+        assert a.reachable and redis.get(f"zackzack:table:{code}") == a.node  # re-asserted
+        at_b.playing = {code: "m1"}
+        await b._beat()
+        await b._adopt()  # a missing key right after a restart is no sign of a dead owner
+        assert not await b._settled() and at_b.taken == [] and at_a.gone == []
+        assert a.take_code(private=False)
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+def test_a_sign_out_on_one_process_reaches_the_others(redis: Redis, store: Store) -> None:
+    run_async(signed_out_elsewhere(redis, store))
+
+
+async def signed_out_elsewhere(redis: Redis, store: Store) -> None:
+    a, b = node(redis, 8001), node(redis, 8002)
+    heard: list[Revoked] = []
+    b.on_revoked = heard.append
+    await a.start(Tables())
+    await b.start(Tables())
+    world = World(store)  # b's players (the store is shared)
+    anna = world.client("Anna")
+    token = anna.welcome["token"]
+    assert world.identities.by_token(token) is not None
+    try:
+        store.drop_token(token_hash(token))  # a signs her out: a's store call and message
+        a.revoke([token_hash(token)])
+        await eventually(lambda: bool(heard))
+        assert heard == [Revoked(tokens=[token_hash(token)], player=None)]
+        assert world.identities.by_token(token) is not None  # b's cache still knows it...
+        world.identities.revoked(heard[0].tokens, heard[0].player)
+        assert world.identities.by_token(token) is None  # ...until it hears of the sign-out
+    finally:
+        await a.stop()
+        await b.stop()
