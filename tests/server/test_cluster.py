@@ -5,7 +5,8 @@ tables over, holding back while a lease is unconfirmed, and Redis going away and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Iterator
+import contextlib
+from collections.abc import AsyncIterator, Iterable, Iterator
 
 import pytest
 
@@ -61,6 +62,20 @@ def node(redis: Redis, port: int) -> Cluster:
     return Cluster(ClusterConfig(redis.url, f"http://127.0.0.1:{port}", lease=LEASE))
 
 
+@contextlib.asynccontextmanager
+async def two_nodes(redis: Redis) -> AsyncIterator[tuple[Cluster, Cluster, Tables, Tables]]:
+    """Processes a (port 8001) and b (8002) in the cluster, with their tables."""
+    a, b = node(redis, 8001), node(redis, 8002)
+    at_a, at_b = Tables(), Tables()
+    await a.start(at_a)
+    await b.start(at_b)
+    try:
+        yield a, b, at_a, at_b
+    finally:
+        await a.stop()
+        await b.stop()
+
+
 async def eventually(condition: object, seconds: float = 10.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
@@ -75,11 +90,7 @@ def test_a_dead_owners_table_is_found_claimed_and_its_old_owner_stands_down(
 
 
 async def dead_owner(redis: Redis) -> None:
-    a, b = node(redis, 8001), node(redis, 8002)
-    at_a, at_b = Tables(), Tables()
-    await a.start(at_a)
-    await b.start(at_b)
-    try:
+    async with two_nodes(redis) as (a, b, at_a, at_b):
         code = a.take_code(private=False)
         at_a.live.add(code)
         assert await b.locate(code) == "ws://127.0.0.1:8001/ws"  # the owner's address
@@ -109,9 +120,6 @@ async def dead_owner(redis: Redis) -> None:
         await b.stop()
         await a._beat()  # a missing key without a restart of Redis is not taken back
         assert other in at_a.gone and redis.get(f"zackzack:table:{other}") is None
-    finally:
-        await a.stop()
-        await b.stop()
 
 
 def test_redis_going_away_stops_new_tables_not_running_ones(redis: Redis) -> None:
@@ -119,11 +127,7 @@ def test_redis_going_away_stops_new_tables_not_running_ones(redis: Redis) -> Non
 
 
 async def redis_away(redis: Redis) -> None:
-    a, b = node(redis, 8001), node(redis, 8002)
-    at_a, at_b = Tables(), Tables()
-    await a.start(at_a)
-    await b.start(at_b)
-    try:
+    async with two_nodes(redis) as (a, b, at_a, at_b):
         code = a.take_code(private=True)
         at_a.live.add(code)
         redis.kill()
@@ -141,9 +145,6 @@ async def redis_away(redis: Redis) -> None:
         await b._adopt()  # a missing key right after a restart is no sign of a dead owner
         assert not await b._settled() and at_b.taken == [] and at_a.gone == []
         assert a.take_code(private=False)
-    finally:
-        await a.stop()
-        await b.stop()
 
 
 def test_a_sign_out_on_one_process_reaches_the_others(redis: Redis, store: Store) -> None:
@@ -151,16 +152,13 @@ def test_a_sign_out_on_one_process_reaches_the_others(redis: Redis, store: Store
 
 
 async def signed_out_elsewhere(redis: Redis, store: Store) -> None:
-    a, b = node(redis, 8001), node(redis, 8002)
-    heard: list[Revoked] = []
-    b.on_revoked = heard.append
-    await a.start(Tables())
-    await b.start(Tables())
     world = World(store)  # b's players (the store is shared)
     anna = world.client("Anna")
     token = anna.welcome["token"]
     assert world.identities.by_token(token) is not None
-    try:
+    heard: list[Revoked] = []
+    async with two_nodes(redis) as (a, b, _, _):
+        b.on_revoked = heard.append
         store.drop_token(token_hash(token))  # a signs her out: a's store call and message
         a.revoke([token_hash(token)])
         await eventually(lambda: bool(heard))
@@ -168,6 +166,3 @@ async def signed_out_elsewhere(redis: Redis, store: Store) -> None:
         assert world.identities.by_token(token) is not None  # b's cache still knows it...
         world.identities.revoked(heard[0].tokens, heard[0].player)
         assert world.identities.by_token(token) is None  # ...until it hears of the sign-out
-    finally:
-        await a.stop()
-        await b.stop()

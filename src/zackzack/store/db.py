@@ -8,7 +8,7 @@ schema is migrated (Alembic, ``zackzack.store.migrations``) when a store is open
 >>> import tempfile, pathlib
 >>> store = Store(database_url(str(pathlib.Path(tempfile.mkdtemp()) / "z.db")))
 >>> store.journal_mode(), store.revision()
-('wal', '0002')
+('wal', '0003')
 >>> store.close()
 """
 
