@@ -76,6 +76,22 @@ def test_aiming_at_a_version_replaced_long_ago_is_a_wrong_card() -> None:
     assert t.frozen_until[1] == 2501
 
 
+def test_attempt_returns_the_refusals_submit_raises_and_judges_them_alike() -> None:
+    t, _ = table(["3±1 8±2 4±1", "7±1 9±3 2±1"], ["1±1 2±1 3±2", "2±2 4±3 5±3"], "5±2")
+    seen: list[Event] = []
+    t.subscribe(None, seen.extend)
+    assert t.attempt(0, us.Play(C("3±1"), seen=0), at=500) == [us.Played(0, C("3±1"), 1)]
+    late = t.attempt(1, us.Play(C("7±1"), seen=0), at=520)
+    assert isinstance(late, TooLate) and (late.winner, late.margin_ms) == (0, 20)
+    wrong = t.attempt(1, us.Play(C("9±3"), seen=1), at=600)
+    assert isinstance(wrong, DoesNotFit) and str(wrong) == "9±3 does not fit 3±1"
+    assert isinstance(t.attempt(1, us.Draw(), at=700), Frozen)
+    with pytest.raises(Frozen, match=r"^frozen for 900 ms more$"):
+        t.submit(1, us.Draw(), at=700)
+    assert seen == [us.Played(0, C("3±1"), 1), Penalised(1, 1600)]
+    assert [entry.t for entry in t.log] == [500, 520, 600, 700, 700]
+
+
 def stuck_table(**settings: int) -> tuple[Table, VirtualClock]:
     return table(["1±1 6±1 1±3", "9±1 10±1 4±2"], ["", ""], "2±2 8±1 5±2",
                  settings=Settings(**settings))

@@ -24,7 +24,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, NoReturn
+from typing import Any, Final, Generic
 
 from zackzack.clock import Clock, Timer
 from zackzack.games.base import (
@@ -70,9 +70,16 @@ from zackzack.table_data import (
     TableView,
 )
 
-ONE_HAND_PAUSE_MS = 400
+ONE_HAND_PAUSE_MS: Final = 400
 _NO_SETTINGS: Final = Settings()
 """The default settings: no countdowns (a test, a simulation)."""
+# Final: the compiled build keeps these in C variables, not in the module's dict.
+_WAITING: Final = Phase.WAITING
+_STARTING: Final = Phase.STARTING
+_PLAYING: Final = Phase.PLAYING
+_BETWEEN: Final = Phase.BETWEEN
+_OVER: Final = Phase.OVER
+_PAUSED: Final = Phase.PAUSED
 
 
 Subscriber = Callable[[list[Event]], object]
@@ -114,7 +121,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         self.first_deal: dict[str, Any] | None = (
             rules.deal_to_json(first_round) if first_round is not None else None)
         self.players: int = options.players
-        self.phase = Phase.WAITING
+        self.phase = _WAITING
         self.now = 0
         self.log: list[Entry[ActionT]] = []
         """Every arriving action; none (and no ``on_entry``) at a table made with
@@ -132,6 +139,12 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         self._by: list[list[int | None]] = []
         """Per pile and version: the seat whose action made it (``None``: the table)."""
         self._one_hand = [options.one_hand(seat) for seat in range(self.players)]
+        self._attempt: Callable[[StateT, int, ActionT], list[Event] | IllegalAction] = \
+            getattr(rules, "attempt", None) or _attempting(rules.apply)
+        """The rules' ``apply`` that returns its refusal (a game may have it as ``attempt``)."""
+        self._pending = rules.pending
+        self._versions = rules.versions
+        """The rules the table calls on every action, looked up once."""
         self._next_round_at: int | None = None
         self._starts_at: int | None = None
         self._paused_from: Phase | None = None
@@ -169,7 +182,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def view(self, seat: int | None) -> TableView[ViewT]:
         """Everything ``seat`` may see now; hands stay hidden until the match starts."""
-        shown = self.phase not in (Phase.WAITING, Phase.STARTING)
+        shown = self.phase not in (_WAITING, _STARTING)
         return TableView(
             game=self.rules.INFO.name,
             phase=self.phase,
@@ -191,7 +204,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def time_ms(self) -> int:
         """The table time now: whole milliseconds since the table was made, pauses left out."""
-        if self.phase is Phase.PAUSED:
+        if self.phase is _PAUSED:
             return self.now
         return max(self.now, math.floor((self.clock.time() - self._t0) * 1000 + 1e-6))
 
@@ -199,11 +212,11 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def start(self, at: int | None = None) -> None:
         """Start the match: after the start countdown, round 1 is on."""
-        if self.phase is not Phase.WAITING:
+        if self.phase is not _WAITING:
             raise NotPlaying("the table has started already")
         self.now = self.time_ms() if at is None else at
         if self.settings.start_ms:
-            self.phase = Phase.STARTING
+            self.phase = _STARTING
             self._starts_at = self.now + self.settings.start_ms
             self._schedule(self._starts_at, "start")
             self._publish([Starting(self._starts_at)])
@@ -215,36 +228,54 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
         Returns the accepted events; raises ``IllegalAction`` (state unchanged) otherwise.
         """
+        outcome = self.attempt(seat, action, at)
+        if not isinstance(outcome, list):
+            raise outcome
+        return outcome
+
+    def attempt(self, seat: int, action: ActionT,
+                at: int | None = None) -> list[Event] | IllegalAction:
+        """:meth:`submit`, but a refusal is returned, not raised (the simulator's way: it
+        has thousands, and a raised one costs a traceback).
+
+        >>> from zackzack.clock import VirtualClock
+        >>> from zackzack.games import unter_spannung as us
+        >>> table = Table(us, us.Options(players=2), seed=1, clock=VirtualClock())
+        >>> table.start()
+        >>> table.attempt(5, us.Draw()).code
+        'no_such_seat'
+        """
         t = self.time_ms() if at is None else max(at, self.now)
         if self._due:
             self.advance(t)
         self.now = t
         if not 0 <= seat < self.players:
-            raise NoSuchSeat(f"there is no seat {seat}")
-        if self.phase is not Phase.PLAYING:
-            if self.phase in (Phase.BETWEEN, Phase.OVER):
-                raise RoundOver("the round is over")
-            if self.phase is Phase.PAUSED:
-                raise NotPlaying("the game is paused")
-            raise NotPlaying("the round has not started")
+            return NoSuchSeat("there is no seat {}", seat)
+        phase = self.phase
+        if phase is not _PLAYING:
+            if phase is _BETWEEN or phase is _OVER:
+                return RoundOver("the round is over")
+            if phase is _PAUSED:
+                return NotPlaying("the game is paused")
+            return NotPlaying("the round has not started")
         if self._keep_log:  # logged from here on: even a refusal may freeze a player
             entry = Entry(t, seat, action)
             self.log.append(entry)
             if self.on_entry is not None:
                 self.on_entry(entry)
-        if t < self.frozen_until[seat]:
-            raise Frozen(f"frozen for {self.frozen_until[seat] - t} ms more")
+        frozen = self.frozen_until[seat]
+        if t < frozen:
+            return Frozen("frozen for {} ms more", frozen - t)
         if self._one_hand[seat] and t < self.last_action[seat] + ONE_HAND_PAUSE_MS:
-            raise OneHand(f"one hand only: wait {self.last_action[seat] + ONE_HAND_PAUSE_MS - t}"
-                          " ms more")
-        try:
-            events = self.rules.apply(self.match.round, seat, action)
-        except IllegalAction as refusal:
+            return OneHand("one hand only: wait {} ms more",
+                           self.last_action[seat] + ONE_HAND_PAUSE_MS - t)
+        events = self._attempt(self.match.round, seat, action)
+        if not isinstance(events, list):  # refused
             if self.settings.revision > 1:
                 self.last_action[seat] = t  # one hand: a refused card took its time too
-            if isinstance(refusal, TooLate | DoesNotFit):
-                self._judge_miss(seat, action, refusal, t)
-            raise
+            if isinstance(events, TooLate | DoesNotFit):
+                return self._judge_miss(seat, events, t)
+            return events
         self.last_action[seat] = t
         self._after(events, t, seat)
         return events
@@ -259,12 +290,12 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def pause(self, at: int | None = None) -> None:
         """Halt play (at table time ``at``): timers stop, actions are refused, time stands still."""
-        if self.phase in (Phase.WAITING, Phase.OVER, Phase.PAUSED):
+        if self.phase in (_WAITING, _OVER, _PAUSED):
             raise NotPlaying(f"a table that is {self.phase.value} cannot be paused")
         t = self.time_ms() if at is None else max(at, self.now)
         self.advance(t)
         self.now = t
-        self._paused_from, self.phase = self.phase, Phase.PAUSED
+        self._paused_from, self.phase = self.phase, _PAUSED
         for due in self._due:
             if due.timer is not None:
                 due.timer.cancel()
@@ -273,7 +304,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def resume(self, delay_ms: int = 3000) -> None:
         """Resume a paused table after a visible countdown of ``delay_ms`` real milliseconds."""
-        if self.phase is not Phase.PAUSED:
+        if self.phase is not _PAUSED:
             raise NotPlaying("the table is not paused")
         if self._resume is None:
             self._resume_at = self.clock.time() + delay_ms / 1000
@@ -283,7 +314,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
     def _resumed(self) -> None:
         self._resume = self._resume_at = None
         self._t0 = self.clock.time() - self.now / 1000
-        self.phase = self._paused_from or Phase.PLAYING
+        self.phase = self._paused_from or _PLAYING
         for due in self._due:
             self._arm(due)
         self._publish([Resumed()])
@@ -298,27 +329,27 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
             if due.timer is not None:
                 due.timer.cancel()
                 due.timer = None
-        if self.phase not in (Phase.WAITING, Phase.OVER):
-            self._paused_from, self.phase = self.phase, Phase.PAUSED
+        if self.phase not in (_WAITING, _OVER):
+            self._paused_from, self.phase = self.phase, _PAUSED
 
     # Inside ------------------------------------------------------------------------------
 
-    def _judge_miss(self, seat: int, action: ActionT, miss: IllegalAction, t: int) -> NoReturn:
-        """Raise ``TooLate`` (who won, by how much) or penalise and raise ``DoesNotFit``.
+    def _judge_miss(self, seat: int, miss: IllegalAction, t: int) -> IllegalAction:
+        """``TooLate`` (who won, by how much), or ``DoesNotFit`` with its penalty.
 
         The card was too late if it fitted the version it names (``seen``: see ``aim``),
         replaced at most ``late_grace_ms`` ago.
         """
         if not isinstance(miss, TooLate):
             self._penalise(seat, t)
-            raise miss
+            return miss
         pile, seen = miss.pile, miss.seen
         replaced = self._since[pile][seen + 1]
         if t - replaced > self.settings.late_grace_ms:
             self._penalise(seat, t)
-            raise DoesNotFit(f"{miss} {t - replaced} ms ago: that is too long") from None
+            return DoesNotFit("{} {} ms ago: that is too long", miss, t - replaced)
         miss.winner, miss.margin_ms = self._by[pile][seen + 1], t - replaced
-        raise miss
+        return miss
 
     def _penalise(self, seat: int, t: int) -> None:
         penalty: int = self.options.penalty_ms
@@ -330,7 +361,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         """Bookkeeping after accepted events: versions, round end, the next automatic step."""
         state = self.match.round
         since = self._since
-        for pile, version in enumerate(self.rules.versions(state)):
+        for pile, version in enumerate(self._versions(state)):
             times = since[pile]
             if len(times) <= version:  # a new version: note when, and whose action made it
                 by = self._by[pile]
@@ -342,7 +373,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
             self.countdown = None
             events = [*events, *self._finish_round(t)]
         else:
-            step = self.rules.pending(state)
+            step = self._pending(state)
             if step is not None or self.countdown is not None:
                 events = self._plan_step(events, t, step)
         self._publish(events)
@@ -369,10 +400,10 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
             self.on_result(self, result, final)
         events: list[Event] = [RoundScored(result, self._totals())]
         if final is not None:
-            self.phase = Phase.OVER
+            self.phase = _OVER
             events.append(MatchEnded(final))
         else:
-            self.phase = Phase.BETWEEN
+            self.phase = _BETWEEN
             self._next_round_at = t + self.settings.between_rounds_ms
             self._schedule(self._next_round_at, "round")
             events.append(NextRound(self.match.number + 1, self._next_round_at))
@@ -384,7 +415,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
     def _begin_round(self, t: int) -> None:
         if self.match.results and len(self.match.results) == self.match.number:
             self.match.next_round()
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._next_round_at = self._starts_at = None
         self.frozen_until = [0] * self.players
         self._since = [[t] * (v + 1) for v in self.rules.versions(self.state)]
@@ -395,7 +426,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
     def _schedule(self, at: int, what: str) -> None:
         due = _Due(at, what)
         self._due.append(due)
-        if self.phase is not Phase.PAUSED:
+        if self.phase is not _PAUSED:
             self._arm(due)
 
     def _arm(self, due: _Due) -> None:
@@ -460,6 +491,17 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
 
 _SEEN_BY_ALL = Event.seen_by
+
+
+def _attempting(apply: Callable[[Any, int, Any], list[Event]]
+                ) -> Callable[[Any, int, Any], list[Event] | IllegalAction]:
+    """A game's ``apply`` that returns its refusal, for a game without ``attempt``."""
+    def attempt(state: Any, seat: int, action: Any) -> list[Event] | IllegalAction:
+        try:
+            return apply(state, seat, action)
+        except IllegalAction as refusal:
+            return refusal
+    return attempt
 
 
 __all__: Sequence[str] = (

@@ -15,7 +15,7 @@ simulation. A simulation without a network runs the same timing model on its fas
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Final, Protocol
 
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS, Reaction
 from zackzack.bots.spec import BotSpec, parse_bot
@@ -44,10 +44,14 @@ from zackzack.table import (
     Table,
 )
 
-CHANGE, OWN, START, END = 1, 2, 3, 4
+# Final (here and below): the compiled build puts the numbers in the code, not in a dict.
+CHANGE: Final = 1
+OWN: Final = 2
+START: Final = 3
+END: Final = 4
 """What an event means to a bot: plans change, its own action landed, play starts or stops."""
-_LOW = (1 << QUANTILE_BITS) - 1
-_TWO_DRAWS = 2 * QUANTILE_BITS
+_LOW: Final = (1 << QUANTILE_BITS) - 1
+_TWO_DRAWS: Final = 2 * QUANTILE_BITS
 _Q = tuple[float, ...]
 _brains: dict[str, tuple[type[Brain], dict[type[Event], int]]] = {}
 
@@ -257,7 +261,10 @@ class Bot:
         elif what & PLAN:
             self._plan()
 
-PLAN, PAUSE, FREEZE, RETRY = 1, 2, 4, 8
+PLAN: Final = 1
+PAUSE: Final = 2
+FREEZE: Final = 4
+RETRY: Final = 8
 """What a refusal makes a bot do (:func:`refusal`; bits): plan afresh, count it towards the
 one-hand pause, stay frozen for the returned time, retry the same card after it."""
 

@@ -33,8 +33,9 @@ import math
 import random
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from typing import Final
 
-QUANTILE_BITS = 10
+QUANTILE_BITS: Final = 10
 """A delay is drawn from 2**QUANTILE_BITS equally likely quantiles of its distribution."""
 _Z = tuple(NormalDist().inv_cdf((i + 0.5) / (1 << QUANTILE_BITS))
            for i in range(1 << QUANTILE_BITS))

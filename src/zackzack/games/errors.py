@@ -13,12 +13,29 @@ from typing import ClassVar
 
 
 class IllegalAction(ValueError):
-    """An action the table refuses; the state is unchanged."""
+    """An action the table refuses; the state is unchanged.
+
+    A reason with ``{}`` is filled in from ``about`` only when it is put into words
+    (``str``): a simulation refuses thousands of cards and reads none of the reasons.
+
+    >>> refusal = DoesNotFit("{} does not fit {}", "7±2", "5±1")
+    >>> str(refusal), refusal.about
+    ('7±2 does not fit 5±1', ('7±2', '5±1'))
+    """
 
     code: ClassVar[str] = "illegal_action"
 
-    def __init__(self, reason: str = "") -> None:
+    def __init__(self, reason: str = "", *about: object) -> None:
         super().__init__(reason or self.code.replace("_", " "))
+        self.about = about
+        """What the reason's ``{}`` stand for, in order."""
+
+    def __str__(self) -> str:
+        reason: str = self.args[0]
+        return reason.format(*self.about) if self.about else reason
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
 
 
 class BadAction(IllegalAction):
@@ -56,8 +73,8 @@ class TooLate(IllegalAction):
     winner: int | None = None
     margin_ms: int | None = None
 
-    def __init__(self, reason: str = "", *, pile: int = 0, seen: int = 0) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str = "", *about: object, pile: int = 0, seen: int = 0) -> None:
+        super().__init__(reason, *about)
         self.pile, self.seen = pile, seen
 
 

@@ -3,8 +3,8 @@
 :class:`~zackzack.bots.Bot` reaches a table through a link, wakes by a clock's timers and
 hears the events each seat may see, one subscription per seat: what a live table needs. In
 a simulation nobody else watches, so one :class:`Match` is the clock of its table and the
-body of every bot: it keeps one queue of the table's timers and the bots' decisions and
-hands, hears the events once and tells each bot what they mean to it. The table, the rules
+body of every bot: it keeps the table's timers, and each bot's decision and hands in flight,
+hears the events once and tells each bot what they mean to it. The table, the rules
 and each game's ``Brain`` are the very ones a live table uses, and the timing model is
 ``Bot``'s, draw for draw from the same random stream, so a match plays exactly as it does
 with ``Bot``s at a live table (``tests/sim/test_equivalence.py`` shows it, and that every
@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from heapq import heappop, heappush
-from typing import Any
+from heapq import heappop
+from typing import Any, Final
 
 from zackzack.bots.bot import (
     CHANGE,
@@ -43,39 +43,46 @@ from zackzack.bots.bot import (
 )
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec
-from zackzack.clock import TIMER, TimerQueue
+from zackzack.clock import TimerQueue
 from zackzack.games.base import Action, Event, Rules
 from zackzack.games.errors import IllegalAction
 from zackzack.games.registry import Brain
 from zackzack.table import ONE_HAND_PAUSE_MS, Phase, RoundScored, Settings, Table
 
-ACTIONS = frozenset({"played", "drew", "moved"})
+ACTIONS: Final = frozenset({"played", "drew", "moved"})
 """Event kinds that are a player's accepted action."""
-STEPS = frozenset({"rotated", "flipped", "reshuffled"})
+STEPS: Final = frozenset({"rotated", "flipped", "reshuffled"})
 """Event kinds that are an automatic step: Nichts geht mehr, a stalemate flip or reshuffle."""
 
-_BITS = QUANTILE_BITS
-_LOW = (1 << QUANTILE_BITS) - 1
-_TWO_DRAWS = 2 * QUANTILE_BITS
-_PAUSE = ONE_HAND_PAUSE_MS / 1000
-_LAND = TIMER + 2
-_PLAYING = Phase.PLAYING
-_TALLY_ACTION, _TALLY_STEP, _TALLY_SCORED = 1, 2, 3
+# Final: the compiled build keeps these in C variables, not in the module's dict.
+_BITS: Final = QUANTILE_BITS
+_LOW: Final = (1 << QUANTILE_BITS) - 1
+_TWO_DRAWS: Final = 2 * QUANTILE_BITS
+_PAUSE: Final = ONE_HAND_PAUSE_MS / 1000
+_PLAYING: Final = Phase.PLAYING
+_NEVER: Final = math.inf
+_pop: Final = heappop
+_TALLY_ACTION: Final = 1 << 3
+_TALLY_STEP: Final = 2 << 3
+_TALLY_SCORED: Final = 3 << 3
+_CODE: Final = 7
+"""A meaning is a tally (these, or 0) plus a bot's code (``CHANGE`` … ``END``, or 0)."""
 
 
-_MEANINGS: dict[str, dict[type[Event], tuple[int, int]]] = {}
+_MEANINGS: Final[dict[str, dict[type[Event], int]]] = {}
 """Per game: what each event type means to the tally and to a bot (``Match._meaning``)."""
 
 
 class _Hand:
-    """An action on its way to the table; ``live`` until the bot's round is over."""
+    """An action on its way to the table, landing at ``when`` (queue number ``number``)."""
 
-    __slots__ = ("action", "live", "seat")
+    __slots__ = ("action", "number", "seat", "when")
 
-    def __init__(self, action: Action, seat: int) -> None:
+    def __init__(self, action: Action, seat: int, when: float, number: int) -> None:
         self.action = action
         self.seat = seat
-        self.live = True
+        self.when = when
+        self.number = number
 
 
 class Seat:
@@ -83,7 +90,7 @@ class Seat:
 
     __slots__ = ("brain", "busy", "frozen", "hands", "landing", "mistakes", "motor", "one_hand",
                  "per_item", "perception", "planned", "ready", "scale", "seat", "think",
-                 "too_late", "wrong_cards")
+                 "too_late", "when", "wrong_cards")
 
     def __init__(self, brain: Brain, seat: int, spec: BotSpec, one_hand: bool) -> None:
         self.brain = brain
@@ -93,10 +100,13 @@ class Seat:
         self.one_hand = one_hand
         self.hands = 1 if one_hand else type(brain).HANDS
         self.busy: list[_Hand] = []
+        """The hands on their way (at most ``hands``): nothing else is."""
         self.frozen = self.ready = 0.0
         self.landing = False
         self.planned = 0
-        """The queue number of the decision being thought about (0: none; others are void)."""
+        """The queue number of the decision being thought about (0: none)."""
+        self.when = 0.0
+        """When that decision falls, in virtual seconds."""
         self.wrong_cards = 0
         """Wrong cards this bot played (each cost the penalty freeze)."""
         self.too_late = 0
@@ -113,9 +123,7 @@ class Match(TimerQueue):
 
     def __init__(self, rules: Rules, options: Any, specs: Sequence[BotSpec], seed: int,
                  settings: Settings = Settings(), log: bool = False) -> None:
-        super().__init__()  # the table's timers and the hands on their way
-        self._decisions: list[tuple[float, int, Seat]] = []
-        """The bots' decisions being thought about, likewise; void ones are skipped."""
+        super().__init__()  # the table's timers
         self.table = table = Table(rules, options, clock=self, seed=seed, settings=settings,
                                    keep_log=log)
         self.rng = rng = random.Random(seed ^ 0x5EED)
@@ -136,33 +144,41 @@ class Match(TimerQueue):
         whether anything was still due then (the match ran too long)."""
         self.table.start()
         queue = self._queue
-        decisions = self._decisions
-        while decisions or queue:
-            if decisions and (not queue or decisions[0] < queue[0]):
-                when, number, seat = decisions[0]
+        seats = self.seats
+        while True:
+            # What comes first: a bot's decision, a hand landing or a table's timer, by time
+            # and then by queue number. A few seats, each thinking about one decision and
+            # moving a hand or two at most, are looked through faster than a heap is kept.
+            when = _NEVER
+            number = 0
+            thinking: Seat | None = None
+            landing: _Hand | None = None
+            for seat in seats:
+                if seat.planned and (seat.when < when or (
+                        seat.when == when and seat.planned < number)):
+                    when, number, thinking, landing = seat.when, seat.planned, seat, None
+                for hand in seat.busy:
+                    if hand.when < when or (hand.when == when and hand.number < number):
+                        when, number, thinking, landing = hand.when, hand.number, None, hand
+            if queue and (queue[0][0] < when or (queue[0][0] == when and queue[0][1] < number)):
+                when, _, _, timer = queue[0]
                 if when > until:
                     return True
-                heappop(decisions)
-                if seat.planned == number:
-                    seat.planned = 0
-                    self._now = when
-                    self._decide(seat)
-                continue
-            when, number, what, thing = queue[0]
-            if when > until:
-                return True
-            heappop(queue)
-            if what == _LAND:
-                if thing.live:
-                    self._now = when
-                    self._land(thing)
-            else:
-                callback = thing.callback
+                _pop(queue)
+                callback = timer.callback
                 if callback is not None:
-                    thing.callback = None
+                    timer.callback = None
                     self._now = when
                     callback()
-        return False
+            elif when > until:
+                return when != _NEVER
+            elif thinking is not None:
+                thinking.planned = 0
+                self._now = when
+                self._decide(thinking)
+            elif landing is not None:
+                self._now = when
+                self._land(landing)
 
     # What the bots hear -------------------------------------------------------------------
 
@@ -171,24 +187,25 @@ class Match(TimerQueue):
         meanings = self._meanings
         decisive = 0
         changed = False
-        own: list[int] | None = None
+        own = 0  # the seats, as bits, whose own action an event tells of
         for event in events:
-            tally, code = meanings.get(type(event)) or self._meaning(event)
-            if tally:
-                if tally == _TALLY_ACTION:
+            meaning = meanings.get(type(event), -1)
+            if meaning < 0:
+                meaning = self._meaning(event)
+            if meaning > _CODE:
+                if meaning < _TALLY_STEP:
                     self._actions += 1
-                elif tally == _TALLY_STEP:
+                elif meaning < _TALLY_SCORED:
                     self._steps += 1
                 else:
                     self._scored(event)
+            code = meaning & _CODE
             if decisive or not code:
                 continue
             if code == CHANGE:
                 changed = True
             elif code == OWN:
-                if own is None:
-                    own = []
-                own.append(event.seat)  # type: ignore[attr-defined]
+                own |= 1 << event.seat  # type: ignore[attr-defined]
             else:
                 decisive = code
         if decisive == START:
@@ -200,8 +217,6 @@ class Match(TimerQueue):
         elif changed:
             now = self._now
             bits = self._bits
-            decisions = self._decisions
-            decisions.clear()  # only a seat with a free hand thinks, and each is replanned
             number = self._seq
             for seat in self.seats:  # _plan, inlined: this is the simulation's hottest loop
                 if len(seat.busy) < seat.hands:
@@ -213,19 +228,21 @@ class Match(TimerQueue):
                         when = seat.frozen
                     number += 1
                     seat.planned = number
-                    heappush(decisions, (when, number, seat))
+                    seat.when = when
+                else:
+                    seat.planned = 0  # only a seat with a free hand thinks
             self._seq = number
         elif own:
             for seat in self.seats:
-                if seat.seat in own and len(seat.busy) < seat.hands:
+                if own >> seat.seat & 1 and len(seat.busy) < seat.hands:
                     self._plan(seat)
 
-    def _meaning(self, event: Event) -> tuple[int, int]:
+    def _meaning(self, event: Event) -> int:
         """What an event of this type means to the tally and to a bot (``Bot``'s codes)."""
         kind = event.kind
         tally = (_TALLY_ACTION if kind in ACTIONS else _TALLY_STEP if kind in STEPS
                  else _TALLY_SCORED if type(event) is RoundScored else 0)
-        found = self._meanings[type(event)] = (tally, self._codes.get(type(event), 0))
+        found = self._meanings[type(event)] = tally | self._codes.get(type(event), 0)
         return found
 
     def _scored(self, event: Any) -> None:
@@ -248,19 +265,17 @@ class Match(TimerQueue):
 
     def _halt(self, seat: Seat) -> None:
         seat.planned = 0
-        for hand in seat.busy:
-            hand.live = False
         seat.busy.clear()
 
     def _plan(self, seat: Seat) -> None:
         draw = self._bits(_TWO_DRAWS)
         when = self._now + seat.think[draw & _LOW] * seat.scale
         if not seat.landing:
-            when += seat.perception[draw >> QUANTILE_BITS]
+            when += seat.perception[draw >> _BITS]
         if when < seat.frozen:
             when = seat.frozen
-        number = seat.planned = self._seq = self._seq + 1
-        heappush(self._decisions, (when, number, seat))
+        seat.planned = self._seq = self._seq + 1
+        seat.when = when
 
     def _decide(self, seat: Seat) -> None:
         table = self.table
@@ -277,11 +292,9 @@ class Match(TimerQueue):
             action = brain.choose(view, tuple([hand.action for hand in busy]) if busy else ())
             if action is None:
                 return
-        hand = _Hand(action, seat.seat)
         self._seq += 1
-        heappush(self._queue, (self._now + seat.motor[self._bits(QUANTILE_BITS)], self._seq,
-                               _LAND, hand))
-        busy.append(hand)
+        busy.append(_Hand(action, seat.seat, self._now + seat.motor[self._bits(_BITS)],
+                          self._seq))
         if len(busy) < seat.hands:
             self._plan(seat)
 
@@ -289,21 +302,18 @@ class Match(TimerQueue):
         number = hand.seat
         seat = self.seats[number]
         if seat.one_hand:
-            if self._now < seat.ready:
+            if self._now < seat.ready:  # the pause the rule demands
                 self._seq += 1
-                heappush(self._queue, (seat.ready, self._seq, _LAND, hand))
+                hand.when, hand.number = seat.ready, self._seq
                 return
         else:
             seat.busy.remove(hand)
-        table = self.table
         seat.landing = True
-        try:
-            table.submit(number, hand.action, math.floor(self._now * 1000 + 1e-6))
-        except IllegalAction as refusal:
-            seat.landing = False
-            self._refused(seat, hand, refusal)
-            return
+        outcome = self.table.attempt(number, hand.action, math.floor(self._now * 1000 + 1e-6))
         seat.landing = False
+        if not isinstance(outcome, list):  # the refusal
+            self._refused(seat, hand, outcome)
+            return
         if seat.one_hand:
             if hand not in seat.busy:
                 return
@@ -325,8 +335,8 @@ class Match(TimerQueue):
             seat.frozen = self._now + wait
         if what & RETRY:
             seat.ready = self._now + wait
-            seat.busy.append(hand)
             self._seq += 1
-            heappush(self._queue, (seat.ready, self._seq, _LAND, hand))
+            hand.when, hand.number = seat.ready, self._seq
+            seat.busy.append(hand)
         elif what & PLAN:
             self._plan(seat)

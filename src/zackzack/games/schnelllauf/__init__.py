@@ -335,35 +335,44 @@ def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
     >>> apply(state, 1, Move(0, 3))
     [Moved(seat=1, source=0, target=3, card=Card.parse('9d'), revealed=Card.parse('4h'))]
     """
+    outcome = attempt(state, seat, action)
+    if not isinstance(outcome, list):
+        raise outcome
+    return outcome
+
+
+def attempt(state: State, seat: int | None, action: AnyAction) -> list[Event] | IllegalAction:
+    """:func:`apply`, but a refusal is returned, not raised: the table's way (a simulation
+    has thousands, and a raised one costs a traceback)."""
     if state.over:
-        raise RoundOver("the round is over")
+        return RoundOver("the round is over")
     if seat is None:
         due = pending(state)
         if due is None or type(due) is not type(action):
-            raise NotPending(f"{action.kind} is not due")
+            return NotPending(f"{action.kind} is not due")
         if isinstance(action, Flip):
             return _flip(state)
         if isinstance(action, Reshuffle):
             return _reshuffle(state)
         return _end(state, None, EndReason.DEAD_END)
     if not 0 <= seat < 2:
-        raise NoSuchSeat(f"there is no seat {seat}")
+        return NoSuchSeat(f"there is no seat {seat}")
     if isinstance(action, Play):
         return _play(state, seat, action)
     if isinstance(action, Move):
         return _move(state, seat, action)
     if isinstance(action, Flip | Reshuffle | EndRound):
-        raise BadAction(f"{action.kind} is the table's automatic step, not a player's")
-    raise BadAction(f"Schnelllauf has no action {action.kind!r}")
+        return BadAction(f"{action.kind} is the table's automatic step, not a player's")
+    return BadAction(f"Schnelllauf has no action {action.kind!r}")
 
 
-def _play(state: State, seat: int, action: Play) -> list[Event]:
+def _play(state: State, seat: int, action: Play) -> list[Event] | IllegalAction:
     p = action.pile
     if p != 0 and p != 1:
-        raise NoSuchPile(f"there is no discard pile {p}")
+        return NoSuchPile(f"there is no discard pile {p}")
     pile = state.discard_piles[p]
     if not pile:
-        raise NoSuchPile(f"discard pile {p} was not started this round")
+        return NoSuchPile(f"discard pile {p} was not started this round")
     card = action.card
     places = state.layouts[seat]
     for index in range(PLACES):
@@ -371,12 +380,12 @@ def _play(state: State, seat: int, action: Play) -> list[Event]:
         if place and place[-1] is card:  # one object per card
             break
     else:
-        raise NotYourCard(f"{card} is not face up in your layout")
+        return NotYourCard(f"{card} is not face up in your layout")
     rank = card.rank
     wrap = state.options.wrap
     if rank:
         if rank not in state.fitting[p]:
-            raise _miss(state, p, action)  # made here, raised here: one frame less to unwind
+            return _miss(state, p, action)
         stands: frozenset[int] | None = _SINGLE[rank]
         fitting = _NEIGHBOURS[wrap][rank]
     else:
@@ -424,17 +433,17 @@ def _describe(state: State, p: int) -> str:
         names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
 
 
-def _move(state: State, seat: int, action: Move) -> list[Event]:
+def _move(state: State, seat: int, action: Move) -> list[Event] | IllegalAction:
     places, s, t = state.layouts[seat], action.source, action.target
     if not (0 <= s < PLACES and 0 <= t < PLACES):
-        raise NoSuchPile(f"there is no place {s if not 0 <= s < PLACES else t}")
+        return NoSuchPile(f"there is no place {s if not 0 <= s < PLACES else t}")
     source = places[s]
     if not source:
-        raise NoSuchPile(f"place {s} is empty")
+        return NoSuchPile(f"place {s} is empty")
     if places[t]:
-        raise PlaceNotEmpty(f"place {t} is not empty")
+        return PlaceNotEmpty(f"place {t} is not empty")
     if len(source) < 2:
-        raise NothingToReveal(f"place {s} has no card under its top to reveal")
+        return NothingToReveal(f"place {s} has no card under its top to reveal")
     card = source.pop()
     state.shown[seat] = None
     places[t].append(card)
@@ -773,6 +782,7 @@ __all__: Sequence[str] = (
     "action_from_json",
     "aim",
     "apply",
+    "attempt",
     "cards",
     "cards_left",
     "deal",

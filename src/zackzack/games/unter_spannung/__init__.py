@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ from zackzack.games.errors import (
     BadAction,
     DoesNotFit,
     EmptyDrawPile,
+    IllegalAction,
     LogError,
     NoSuchSeat,
     NotPending,
@@ -177,12 +177,16 @@ def deal(options: Options, rng: random.Random) -> State:
     return State(options, hands, draw_piles, [*leftover, start], face_down=len(leftover))
 
 
-_VALUE: Final = operator.attrgetter("value")
-
-
 def minus_points(state: State) -> tuple[int, ...]:
     """The sum of the values in each hand (the winner's hand is empty)."""
-    return tuple([sum(map(_VALUE, hand)) for hand in state.hands])
+    return tuple(_points(hand) for hand in state.hands)
+
+
+def _points(hand: list[Card]) -> int:
+    points = 0
+    for card in hand:
+        points += card.value
+    return points
 
 
 def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
@@ -199,48 +203,63 @@ def apply(state: State, seat: int | None, action: AnyAction) -> list[Event]:
     ...
     zackzack.games.errors.DoesNotFit: 6±1 does not fit 3±1
     """
+    outcome = attempt(state, seat, action)
+    if not isinstance(outcome, list):
+        raise outcome
+    return outcome
+
+
+def attempt(state: State, seat: int | None, action: AnyAction) -> list[Event] | IllegalAction:
+    """:func:`apply`, but a refusal is returned, not raised: the table's way (a simulation
+    has thousands, and a raised one costs a traceback).
+
+    >>> state = State(Options(players=2), [[Card(2, 2)], []], [[], []], [Card(5, 2)])
+    >>> attempt(state, 0, Play(Card(2, 2), seen=0))
+    DoesNotFit('2±2 does not fit 5±2')
+    """
     if state.over:
-        raise RoundOver("the round is over")
+        return RoundOver("the round is over")
     if seat is None:
         due = pending(state)
         if due is None or type(due) is not type(action):
-            raise NotPending(f"{action.kind} is not due")
+            return NotPending("{} is not due", action.kind)
         if isinstance(action, Rotate):
             return _rotate(state)
         return _end(state, None, EndReason.NICHTS_GEHT_MEHR)
     if not 0 <= seat < len(state.hands):
-        raise NoSuchSeat(f"there is no seat {seat}")
+        return NoSuchSeat("there is no seat {}", seat)
     if isinstance(action, Play):
         return _play(state, seat, action)
     if isinstance(action, Draw):
         pile = state.draw_piles[seat]
         if not pile:
-            raise EmptyDrawPile("your draw pile is empty")
+            return EmptyDrawPile("your draw pile is empty")
         card = pile.pop()
         state.hands[seat].append(card)
         return [Drew(seat, card, len(pile))]
     if isinstance(action, Rotate | EndRound):
-        raise BadAction(f"{action.kind} is the table's automatic step, not a player's")
-    raise BadAction(f"Unter Spannung has no action {action.kind!r}")
+        return BadAction("{} is the table's automatic step, not a player's", action.kind)
+    return BadAction("Unter Spannung has no action {!r}", action.kind)
 
 
-def _play(state: State, seat: int, action: Play) -> list[Event]:
+def _play(state: State, seat: int, action: Play) -> list[Event] | IllegalAction:
     hand = state.hands[seat]
     card = action.card
     for index in range(len(hand)):
         if hand[index] is card:  # one object per card; ``==`` would try each card's ordering slots
             break
     else:
-        raise NotYourCard(f"{card} is not in your hand")
+        return NotYourCard("{} is not in your hand", card)
     top = state.discard_pile[-1]
     if card.value not in top.allowed:
         seen = action.seen
         if seen is not None and seen > state.version:
-            raise BadAction(f"pile version {seen} has not happened yet (now {state.version})")
+            return BadAction("pile version {} has not happened yet (now {})", seen,
+                             state.version)
         if seen is not None and seen < state.version and card.value in state.tops[seen].allowed:
-            raise TooLate(f"{card} fitted {state.tops[seen]}, but {top} lies on top now",
-                          seen=seen)
-        raise DoesNotFit(f"{card} does not fit {top}")
+            return TooLate("{} fitted {}, but {} lies on top now", card, state.tops[seen], top,
+                           seen=seen)
+        return DoesNotFit("{} does not fit {}", card, top)
     del hand[index]
     state.discard_pile.append(card)
     state.version += 1
@@ -291,6 +310,8 @@ def pending(state: State) -> Rotate | EndRound | None:
 _ROTATE: Final = Rotate()
 _END_ROUND: Final = EndRound()
 _DRAW: Final = Draw()
+_VIEW: Final = View
+"""Final: the compiled build keeps it in a C variable, not in the module's dict."""
 
 
 def view(state: State, seat: int | None) -> View:
@@ -298,11 +319,11 @@ def view(state: State, seat: int | None) -> View:
     hands = state.hands
     hand_counts: list[int] = []
     draw_counts: list[int] = []
-    for hand in hands:  # loops, not map or comprehensions: a view is made for every decision
-        hand_counts.append(len(hand))
+    for hand in hands:  # loops, not generators: a view is made for every decision, and the
+        hand_counts.append(len(hand))  # live server runs the interpreter
     for pile in state.draw_piles:
         draw_counts.append(len(pile))
-    return View(
+    return _VIEW(
         seat,
         state.discard_pile[-1],
         state.version,
@@ -478,6 +499,7 @@ __all__: Sequence[str] = (
     "aim",
     "allowed_values",
     "apply",
+    "attempt",
     "cards",
     "deal",
     "deal_to_json",

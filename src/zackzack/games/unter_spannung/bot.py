@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import random
 from operator import mul
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event
 from zackzack.games.unter_spannung import features
 from zackzack.learn import policy
 
-SHED = 0.3
+SHED: Final = 0.3
 """In the tournament, how much one point of card value weighs against one follow-up."""
 
 
@@ -49,7 +49,7 @@ class Brain:
         self.smart = strategy == "smart"
         self.rng = rng
         self.tournament = options.tournament
-        self.deck_counts = _STANDARD_COUNTS if options.deck is us.STANDARD_DECK \
+        self.deck_counts = _STANDARD_COUNTS if options.deck is _STANDARD_DECK \
             else features.counts(options.deck)
         self.deck_size = len(options.deck)
         self.weights = policy.weights(us.INFO.name) if strategy == "learned" else None
@@ -75,13 +75,13 @@ class Brain:
             card = self._learned(view, fitting, self.weights)
         else:
             card = fitting[self.rng.randrange(len(fitting))]
-        return us.Play(card, view.version)
+        return _PLAY(card, view.version)
 
     def mistake(self, view: us.View) -> Action | None:
         """A card that does not fit, as a hurried player might slap down, if there is one."""
         allowed = view.top.allowed
         wrong = [card for card in view.hand if card.value not in allowed]
-        return us.Play(wrong[self.rng.randrange(len(wrong))], view.version) if wrong else None
+        return _PLAY(wrong[self.rng.randrange(len(wrong))], view.version) if wrong else None
 
     def _best(self, view: us.View, fitting: list[us.Card]) -> us.Card:
         hand = view.hand
@@ -115,5 +115,8 @@ class Brain:
         return best
 
 
-_DRAW = us.Draw()
-_STANDARD_COUNTS = features.counts(us.STANDARD_DECK)
+# Final: the compiled build keeps these in C variables, not in the module's dict.
+_DRAW: Final = us.Draw()
+_PLAY: Final = us.Play
+_STANDARD_DECK: Final = us.STANDARD_DECK
+_STANDARD_COUNTS: Final = features.counts(us.STANDARD_DECK)
