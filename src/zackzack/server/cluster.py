@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 POOL = 16
 """Table codes of each kind (public, private) a process claims ahead, so that creating a
 table needs no round trip to Redis."""
-PUBLISH_EVERY = 0.25
+PUBLISH_EVERY = 0.5
 """Seconds between two publications of this process's tables, at most (every change waits
 for the next; the lobby list itself goes out at most every ``Timing.lobby_every``)."""
 _RENEW = """
@@ -562,11 +562,13 @@ def _quiet(task: asyncio.Future[Any]) -> None:
 
 
 class _HeldTimer:
-    """A timer of the held clock: cancelling it also stops a held callback."""
+    """A timer of the held clock: it waits for the renewal if it comes due while the leases
+    are unconfirmed; cancelling it stops it there too."""
 
-    __slots__ = ("cancelled", "handle")
+    __slots__ = ("callback", "cancelled", "cluster", "handle")
 
-    def __init__(self) -> None:
+    def __init__(self, callback: Callable[[], object], cluster: Cluster) -> None:
+        self.callback, self.cluster = callback, cluster
         self.cancelled = False
         self.handle: asyncio.TimerHandle | None = None
 
@@ -574,6 +576,14 @@ class _HeldTimer:
         self.cancelled = True
         if self.handle is not None:
             self.handle.cancel()
+
+    def fire(self) -> None:
+        if not self.cancelled:
+            self.cluster.hold(self._run)
+
+    def _run(self) -> None:
+        if not self.cancelled:  # not cancelled while it was held
+            self.callback()
 
 
 class _HeldClock:
@@ -589,11 +599,6 @@ class _HeldClock:
         return self.loop.time()
 
     def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
-        timer = _HeldTimer()
-
-        def due() -> None:
-            if not timer.cancelled:
-                self.cluster.hold(lambda: None if timer.cancelled else callback())
-
-        timer.handle = self.loop.call_at(when, due)
+        timer = _HeldTimer(callback, self.cluster)
+        timer.handle = self.loop.call_at(when, timer.fire)
         return timer

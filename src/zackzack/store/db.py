@@ -588,6 +588,17 @@ _FINISH = update(matches).where(matches.c.id == bindparam("m")).values(
     result=bindparam("result", type_=matches.c.result.type),
     stats=bindparam("stats", type_=matches.c.stats.type),
     abandoned=bindparam("abandoned", type_=matches.c.abandoned.type))
+_EPOCHS = select(matches.c.id, matches.c.epoch).where(
+    matches.c.id.in_(bindparam("ids", expanding=True))).with_for_update(read=True)
+_FENCED_ACTION = insert(actions).from_select(
+    ["match_id", "n", "t", "seat", "action"],
+    select(*(bindparam(f"{name}_", type_=actions.c[name].type)
+             for name in ("match_id", "n", "t", "seat", "action")))
+    .where(select(matches.c.id).where(matches.c.id == bindparam("match_id_"),
+                                      matches.c.epoch == bindparam("epoch_"))
+           .with_for_update(read=True).exists())).execution_options(preserve_rowcount=True)
+"""One action, stored only if its match still has the writer's epoch (locked against a
+takeover to the commit): the fence and the write in one statement (``rowcount`` 0: fenced)."""
 _SEATS = select(matches.c.seats).where(matches.c.id == bindparam("m"))
 _STAT_KEYS = ("played", "wrong", "late", "reaction_ms")
 _SEAT_STATS = update(match_players).where(
@@ -600,9 +611,7 @@ def _fence(conn: Connection, fences: Mapping[str, int]) -> None:
     """Raise ``Fenced`` unless every match of ``fences`` still has the writer's epoch; the
     rows stay locked against a takeover (``FOR SHARE``; SQLite has one writer at a time
     anyway) to the end of the transaction, so a takeover waits for this write."""
-    found = dict(conn.execute(select(matches.c.id, matches.c.epoch)
-                              .where(matches.c.id.in_(list(fences)))
-                              .with_for_update(read=True)).all())
+    found = dict(conn.execute(_EPOCHS, {"ids": list(fences)}).all())
     lost = [match_id for match_id, epoch in fences.items() if found.get(match_id) != epoch]
     if lost:
         raise Fenced(lost)
@@ -983,12 +992,26 @@ class Store:
         """Store actions (``match_id``, ``n``, ``t``, ``seat``, ``action``) in one transaction;
         with ``fences`` (match id: epoch), only while those matches have those epochs
         (``Fenced`` otherwise, and nothing is stored)."""
-        if rows:
-            with self._writer.begin():
-                if fences:
-                    _fence(self._writer, {row.match_id: fences[row.match_id] for row in rows
-                                          if row.match_id in fences})
+        if not rows:
+            return
+        with self._writer.begin():
+            if not fences:
                 self._writer.execute(insert(actions), [row._asdict() for row in rows])
+                return
+            fenced = [row for row in rows if row.match_id in fences]
+            if len(fenced) == 1:  # the usual batch: the fence and the write in one statement
+                row = fenced[0]
+                stored = self._writer.execute(_FENCED_ACTION, {
+                    "match_id_": row.match_id, "n_": row.n, "t_": row.t, "seat_": row.seat,
+                    "action_": row.action, "epoch_": fences[row.match_id]})
+                if stored.rowcount != 1:
+                    raise Fenced([row.match_id])
+            elif fenced:
+                _fence(self._writer, {row.match_id: fences[row.match_id] for row in fenced})
+                self._writer.execute(insert(actions), [row._asdict() for row in fenced])
+            others = [row._asdict() for row in rows if row.match_id not in fences]
+            if others:
+                self._writer.execute(insert(actions), others)
 
     def append_action(self, match_id: str, n: int, t: int, seat: int,
                       action: dict[str, Any]) -> None:
