@@ -40,6 +40,8 @@ def test_a_takeover_raises_the_epoch_and_the_old_epoch_writes_nothing(store: Sto
                               ActionRow("old", 1, 20, 1, {"type": "draw"})],
                              {"old": 0, "other": 0})
     assert lost.value.match_ids == {"old"}
+    with pytest.raises(Fenced):  # a batch of one: the fence is in its INSERT
+        store.append_actions([ActionRow("old", 1, 20, 1, {"type": "draw"})], {"old": 0})
     assert store.action_count("old") == 1 and store.action_count("other") == 0
     with pytest.raises(Fenced):
         store.record_round("old", RoundRecord(1, 0, "out", (0, 3), (0, 3)), epoch=0)
