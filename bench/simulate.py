@@ -6,7 +6,8 @@ or ``--yardsticks DIR``) play trivial bots with no events, no views and no table
 plays its default bots (strategy and reaction model) through the real table with the full
 rules: penalties, countdowns, views, events, on the simulator's fast path (``sim.fast``);
 ``--live`` also times the same matches with a ``Bot`` per seat at a live table, as before the
-fast path. Each side runs ``--repeat`` times, alternating, and the best rate counts. Run:
+fast path. Each side runs ``--repeat`` times, alternating, and the best rate counts; rates
+are per second of this process's CPU time (the machine's other work does not count). Run:
 ``.venv/bin/python bench/simulate.py``.
 """
 
@@ -52,14 +53,14 @@ def load(path: Path) -> ModuleType:
 def yardstick_rate(module: ModuleType, name: str, rounds: int) -> float:
     """Rounds per second of the yardstick's own loop (its ``main`` without printing)."""
     rng = random.Random(1)
-    started = time.perf_counter()
+    started = time.process_time()
     if name == "unter-spannung":
         for _ in range(rounds):
             module.play_round(4, rng)
     else:
         for _ in range(rounds):
             module.play_round(rng)
-    return rounds / (time.perf_counter() - started)
+    return rounds / (time.process_time() - started)
 
 
 def zackzack_rate(name: str, rounds: int, seed: int) -> float:
@@ -67,9 +68,9 @@ def zackzack_rate(name: str, rounds: int, seed: int) -> float:
     options = game(name).parse_options(GAMES[name][1])
     bots = (parse_bot(DEFAULT_BOT),) * options.players
     config = Config(name, options, bots, seed=seed, rounds=rounds)
-    started = time.perf_counter()
+    started = time.process_time()
     records = simulate(config, jobs=1)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     return sum(len(record.rounds) for record in records) / elapsed
 
 
@@ -78,12 +79,12 @@ def live_rate(name: str, rounds: int, seed: int) -> float:
     options = game(name).parse_options(GAMES[name][1])
     config = Config(name, options, (parse_bot(DEFAULT_BOT),) * options.players, seed=seed,
                     rounds=rounds)
-    started = time.perf_counter()
+    started = time.process_time()
     played = index = 0
     while played < rounds:
         played += len(play_match(config, index, live=True).rounds)
         index += 1
-    return played / (time.perf_counter() - started)
+    return played / (time.process_time() - started)
 
 
 def table_rate(name: str, rounds: int, seed: int) -> float:
@@ -110,7 +111,7 @@ def table_rate(name: str, rounds: int, seed: int) -> float:
         played.append((seed_i, table.log))
         total += table.match.number
         index += 1
-    started = time.perf_counter()
+    started = time.process_time()
     for seed_i, log in played:
         clock = VirtualClock()
         table = Table(rules, options, clock=clock, seed=seed_i)
@@ -122,7 +123,7 @@ def table_rate(name: str, rounds: int, seed: int) -> float:
             with suppress(IllegalAction):
                 table.submit(entry.seat, entry.action, at=entry.t)
         clock.run()
-    return total / (time.perf_counter() - started)
+    return total / (time.process_time() - started)
 
 
 def _ignore(events: list[Event]) -> None:
@@ -147,7 +148,7 @@ def main() -> int:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"python {sys.version.split()[0]}, one core, bots {DEFAULT_BOT} at every seat, "
-          f"{args.rounds} rounds per run, best of {args.repeat}")
+          f"{args.rounds} rounds per run, best of {args.repeat}, per CPU second")
     for name in args.game or GAMES:
         filename, _, what = GAMES[name]
         path = args.yardsticks / filename
