@@ -72,6 +72,18 @@ class TimerQueue:
         heappush(self._queue, (when, self._seq, TIMER, timer))
         return timer
 
+    def _fire_first(self) -> bool:
+        """Take the first timer off the queue and run it at its time, unless it was
+        cancelled; whether it ran."""
+        when, _, _, timer = heappop(self._queue)
+        callback = timer.callback
+        if callback is None:
+            return False
+        timer.callback = None
+        self._now = when
+        callback()
+        return True
+
 
 class VirtualClock(TimerQueue):
     """A clock whose time jumps from one timer to the next: fast, exact, reproducible."""
@@ -100,16 +112,8 @@ class VirtualClock(TimerQueue):
         """Run the timers due by ``until`` (only the next one if ``once``); whether any ran."""
         queue = self._queue
         ran = False
-        while queue:
-            when, _, _, timer = queue[0]
-            if until is not None and when > until:
-                break
-            heappop(queue)
-            callback = timer.callback
-            if callback is not None:
-                timer.callback = None
-                self._now = when
-                callback()
+        while queue and (until is None or queue[0][0] <= until):
+            if self._fire_first():
                 if once:
                     return True
                 ran = True

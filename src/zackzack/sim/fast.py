@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from heapq import heappop
 from typing import Any, Final
 
 from zackzack.bots.bot import (
@@ -61,7 +60,6 @@ _TWO_DRAWS: Final = 2 * QUANTILE_BITS
 _PAUSE: Final = ONE_HAND_PAUSE_MS / 1000
 _PLAYING: Final = Phase.PLAYING
 _NEVER: Final = math.inf
-_pop: Final = heappop
 _TALLY_ACTION: Final = 1 << 3
 _TALLY_STEP: Final = 2 << 3
 _TALLY_SCORED: Final = 3 << 3
@@ -161,15 +159,9 @@ class Match(TimerQueue):
                     if hand.when < when or (hand.when == when and hand.number < number):
                         when, number, thinking, landing = hand.when, hand.number, None, hand
             if queue and (queue[0][0] < when or (queue[0][0] == when and queue[0][1] < number)):
-                when, _, _, timer = queue[0]
-                if when > until:
+                if queue[0][0] > until:
                     return True
-                _pop(queue)
-                callback = timer.callback
-                if callback is not None:
-                    timer.callback = None
-                    self._now = when
-                    callback()
+                self._fire_first()
             elif when > until:
                 return when != _NEVER
             elif thinking is not None:

@@ -1,19 +1,13 @@
-"""Each match's owner epoch: the fence that keeps a process which lost a table from writing;
-table codes up to 16 characters (a private table's has 12: PostgreSQL refused them).
-
-Revision ID: 0003
-Revises: 0002
-"""
+"""Revision 0003, after 0002: each match's owner epoch, the fence that keeps a process which
+lost a table from writing; table codes up to 16 characters (a private table's has 12:
+PostgreSQL refused them)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision: str | None = "0002"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "0003", "0002"  # no branches, no dependencies
 
 
 def upgrade() -> None:
