@@ -10,7 +10,19 @@ the act → ack round trip at the actor and the act → update delay at every ot
 connection, and how late the load generator's own loop ran (its saturation). It stops by
 itself: every step is bounded, and so is the whole run (``--deadline``).
 
+``--db postgres`` serves from a throwaway PostgreSQL instead (tests/pg.py, pinned to the
+server's CPU). ``--processes N`` (N >= 2) measures the cluster layer's cost: a throwaway Redis
+(tests/redis_server.py) and N ``zackzack serve --redis`` processes sharing one PostgreSQL,
+all of them on the server's CPU. Each table is created on the process it is numbered for;
+at every other table the three others first connect to another process, are sent ``moved``
+and follow it as the browser does (connect to its url, hello with the same token, join
+again): the moves and the time they took are counted. Each step then also shows every
+process's CPU and the load average. The tests folder is put on ``sys.path`` (as
+bench/ratings.py does) to start those servers with the tests' own helpers.
+
     .venv/bin/python bench/load.py --steps 250,500,1000,2000 --seconds 20
+    .venv/bin/python bench/load.py --db postgres --steps 250,500,1000,1500,2000
+    .venv/bin/python bench/load.py --processes 2 --steps 250,500,1000,1500,2000
 """
 
 from __future__ import annotations
@@ -20,6 +32,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import itertools
 import json
 import os
 import random
@@ -29,12 +42,15 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -83,6 +99,8 @@ class Message(msgspec.Struct):
     n: int | None = None
     ok: bool | None = None
     code: str | None = None
+    token: str | None = None
+    url: str | None = None
     events: list[Event] = []
     view: View | None = None
     table: Info | None = None
@@ -140,28 +158,54 @@ class Tally:
     arrived: dict[tuple[int, int], dict[int, list[float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(list)))
     open_acts: int = 0
+    moves_late: int = 0
+    """``moved`` while playing (a table lost its process): none in a healthy cluster."""
 
 
 class Player:
-    """One connection: reads every message, acts on the latest view at a human pace."""
+    """One connection: reads every message, acts on the latest view at a human pace; told
+    ``moved``, it follows to the table's process as the browser does."""
 
-    def __init__(self, gen: Generator, table: int, rng: random.Random) -> None:
-        self.gen, self.table, self.rng = gen, table, rng
+    def __init__(self, gen: Generator, table: int, rng: random.Random, home: str) -> None:
+        self.gen, self.table, self.rng, self.home = gen, table, rng, home
         self.ws: Any = None
+        self.token: str | None = None
         self.view: View | None = None
         self.code = ""
         self.seat = -1
         self.sent: dict[int, float] = {}
         self.ref = 0
         self.joined = asyncio.Event()
+        self.refused: str | None = None
+        """The code of the last ``error`` while sitting down (``cluster_unavailable``)."""
+        self.place = ""
+        """The last ``join``: sent again after a move."""
+        self.moved_at = 0.0
+        """When the last ``moved`` came (0: no move under way)."""
+        self.target: str | None = None
+        """The url of the last ``moved`` (``None``: home)."""
 
     async def connect(self, url: str) -> None:
         self.ws = await websockets.connect(url, max_size=None, compression=None,
                                            ping_interval=None)
-        await self.ws.send('{"type":"hello","name":"Load"}')
-        await self.ws.recv()
+        await self.ws.send(encode({"type": "hello", "name": "Load", "token": self.token}))
+        self.token = decode(await self.ws.recv()).token
 
     async def read(self) -> None:
+        while await self.listen():
+            old, self.view = self.ws, None
+            asyncio.create_task(old.close())  # noqa: RUF006 - the browser does not wait either
+            try:
+                await self.connect(self.target or self.home)
+            except (OSError, websockets.WebSocketException):  # as the browser: ask home again
+                await self.connect(self.home)
+            if self.place:
+                await self.ws.send(self.place)
+        self.gen.tally.closed += 1
+
+    async def listen(self) -> bool:
+        """Read this connection until it closes (``False``) or says ``moved`` (``True``: the
+        url to follow is in ``target``)."""
         try:
             async for text in self.ws:
                 now = time.perf_counter()
@@ -172,6 +216,10 @@ class Player:
                 if kind == "ping":  # the server measures the lag: answer at once, as browsers do
                     await self.ws.send(f'{{"type":"pong","n":{message.n}}}')
                     continue
+                if kind == "moved":
+                    self.moved_at = now
+                    self.target = message.url
+                    return True
                 if message.view is not None:
                     self.view = message.view
                     if message.view.seat is not None:
@@ -192,12 +240,19 @@ class Player:
                 elif kind == "table":
                     if message.table is not None:
                         self.code = message.table.code
+                    if self.moved_at:
+                        self.gen.moves.append(now - self.moved_at)
+                        if self.joined.is_set():  # it was playing there
+                            tally.moves_late += 1
+                        self.moved_at = 0.0
                     self.joined.set()
                 elif kind == "error":
                     tally.errors += 1
+                    self.refused = message.code
+                    self.joined.set()
         except websockets.ConnectionClosed:
             pass
-        self.gen.tally.closed += 1
+        return False
 
     async def act(self, every: float, stop: float) -> None:
         while time.perf_counter() < stop:
@@ -216,18 +271,31 @@ class Player:
 class Generator:
     """All clients of the run, in one asyncio loop."""
 
-    def __init__(self, url: str, every: float, seed: int, compensation: bool = True) -> None:
-        self.url, self.every, self.compensation = url, every, compensation
+    def __init__(self, urls: list[str], every: float, seed: int,
+                 compensation: bool = True) -> None:
+        self.urls, self.every, self.compensation = urls, every, compensation
         self.rng = random.Random(seed)
         self.players: list[Player] = []
         self.tally = Tally()
         self.tasks: list[asyncio.Task[None]] = []
+        self.moves: list[float] = []
+        """``moved`` → ``table`` at the owner (reconnect, hello, join), per move."""
+        self.joins: dict[bool, list[float]] = {False: [], True: []}
+        """``join`` → ``table``, of joiners sent straight to the owner and of moved ones."""
 
     async def table(self, number: int) -> list[Player]:
-        """Four players at a new table: one creates it, three join, all ready, it starts."""
-        players = [Player(self, number, random.Random(self.rng.random())) for _ in range(4)]
+        """Four players at a new table: one creates it, three join, all ready, it starts.
+
+        With several processes, table ``number`` is created on process ``number % N``;
+        at every other table the three others first ask the next process (and are moved)."""
+        count = len(self.urls)
+        owner = self.urls[number % count]
+        away = count > 1 and (number // count) % 2 == 1
+        asked = self.urls[(number + 1) % count] if away else owner
+        players = [Player(self, number, random.Random(self.rng.random()), owner if i == 0
+                          else asked) for i in range(4)]
         for player in players:
-            await player.connect(self.url)
+            await player.connect(player.home)
             self.tasks.append(asyncio.create_task(player.read()))
         host = players[0]
         create: dict[str, Any] = {"type": "create", "game": "unter-spannung",
@@ -235,12 +303,22 @@ class Generator:
                                   "seats": [{"kind": "open"}] * 4}
         if not self.compensation:
             create["compensation"] = False
-        await host.ws.send(encode(create))
-        await asyncio.wait_for(host.joined.wait(), 30)
+        for _ in range(100):
+            host.joined.clear()
+            host.refused = None
+            await host.ws.send(encode(create))
+            await asyncio.wait_for(host.joined.wait(), 30)
+            if host.refused != "cluster_unavailable":  # its pool of codes ran dry: again
+                break
+            await asyncio.sleep(0.2)
+        assert host.code, f"table {number} was not created: {host.refused}"
         for player in players[1:]:
-            await player.ws.send(encode({"type": "join", "code": host.code}))
-            await player.ws.send('{"type":"ready"}')
+            player.place = encode({"type": "join", "code": host.code})
+            sent = time.perf_counter()
+            await player.ws.send(player.place)
             await asyncio.wait_for(player.joined.wait(), 30)
+            self.joins[away].append(time.perf_counter() - sent)
+            await player.ws.send('{"type":"ready"}')
         await asyncio.sleep(0.2)
         await host.ws.send('{"type":"start"}')
         return players
@@ -261,6 +339,7 @@ class Generator:
             self.tally.lag.append(time.perf_counter() - before - 0.05)
 
     async def step(self, connections: int, seconds: float) -> dict[str, Any]:
+        self.moves, self.joins = [], {False: [], True: []}
         await self.grow(connections)
         await asyncio.sleep(3.5)  # the newest tables' start countdown
         gc.collect()
@@ -289,7 +368,9 @@ class Generator:
                 "acks": summary(tally.acks), "updates": summary(tally.updates),
                 "refused": tally.refused, "errors": tally.errors, "closed": tally.closed,
                 "lost": lost + tally.open_acts, "received": tally.received,
-                "lag": summary(tally.lag), "seconds": seconds}
+                "lag": summary(tally.lag), "seconds": seconds, "moves": summary(self.moves),
+                "moves_late": tally.moves_late, "joins": summary(self.joins[False]),
+                "joins_moved": summary(self.joins[True])}
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -304,9 +385,9 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"n": len(ordered), "p50": at(0.5), "p99": at(0.99), "max": ordered[-1] * 1000}
 
 
-async def generate(url: str, steps: list[int], seconds: float, every: float,
+async def generate(urls: list[str], steps: list[int], seconds: float, every: float,
                    compensation: bool = True) -> None:
-    generator = Generator(url, every, seed=1, compensation=compensation)
+    generator = Generator(urls, every, seed=1, compensation=compensation)
     for connections in steps:
         result = await generator.step(connections, seconds)
         print(json.dumps({"result": result}), flush=True)
@@ -339,24 +420,120 @@ def pinned(cpu: int) -> Any:
     return pin
 
 
-def run(args: argparse.Namespace) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="zackzack-load-"))
+@contextlib.contextmanager
+def on_cpu(cpu: int) -> Iterator[None]:
+    """Children started meanwhile (PostgreSQL, Redis) inherit CPU ``cpu``, as ``pinned``."""
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu} if cpu in cpus else cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, cpus)
+
+
+def postmaster(port: int) -> int:
+    """The pid of the PostgreSQL server listening on ``port`` (started by tests/pg.py)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+                if Path(argv[0]).name == "postgres" and any(
+                        a == "-p" and b == str(port) for a, b in itertools.pairwise(argv)):
+                    return int(entry.name)
+    raise LookupError(f"no PostgreSQL on port {port}")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of process ``pid``, its children alive and those it has reaped."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(entry.name) == pid:
+                    total += sum(int(f) for f in fields[11:15]) / TICK
+                elif int(fields[1]) == pid:
+                    total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def serve(name: str, folder: Path, arguments: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """Start ``zackzack serve`` pinned to CPU 0: the process and its stdout's first line."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "zackzack.cli", "serve", "--port", "0", "--db",
-         str(folder / "load.db"), "--limit", "connections_per_ip=0",
+        [sys.executable, "-m", "zackzack.cli", "serve", *arguments,
+         "--limit", "connections_per_ip=0",
          "--limit", "new_players_burst=0",  # thousands of new players from one address
-         "--limit", "rate=1000", "--limit", "burst=1000", *args.server_arg],
-        stdout=subprocess.PIPE, stderr=open(folder / "server.log", "w"),  # noqa: SIM115
+         "--limit", "rate=1000", "--limit", "burst=1000"],
+        stdout=subprocess.PIPE, stderr=open(folder / f"{name}.log", "w"),  # noqa: SIM115
         text=True, preexec_fn=pinned(0))
     assert server.stdout is not None
-    found = re.search(r"http://([\d.]+:\d+)/", server.stdout.readline())
-    if not found:
-        server.kill()
-        print("the server did not start; see", folder / "server.log")
-        return 1
-    url = f"ws://{found.group(1)}/ws"
-    time.sleep(0.5)
-    base_rss = rss_bytes(server.pid)
+    return server, server.stdout.readline()
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="zackzack-load-"))
+    cluster = args.processes > 1
+    extended = cluster or args.db == "postgres"
+    with contextlib.ExitStack() as stack:
+        db = str(folder / "load.db")
+        others: dict[str, Any] = {}  # what else runs on CPU 0: name -> its CPU seconds
+        if extended:
+            from pg import fresh_database, postgres_server
+            with on_cpu(0):
+                db = fresh_database(stack.enter_context(postgres_server()))
+            pm = postmaster(int(re.findall(r":(\d+)/", db)[0]))
+            others["pg"] = functools.partial(tree_cpu_seconds, pm)
+        servers: list[subprocess.Popen[str]] = []
+        urls: list[str] = []
+        if cluster:
+            from pg import _free_port
+            from redis_server import redis_server
+            with on_cpu(0):
+                redis = stack.enter_context(redis_server())
+            assert redis.process is not None
+            others["redis"] = functools.partial(cpu_seconds, redis.process.pid)
+            ports = [_free_port() for _ in range(args.processes)]
+            for i, port in enumerate(ports):  # the first alone: it migrates the database
+                server, line = serve(
+                    chr(65 + i), folder, ["--port", str(port), "--db", db, "--redis",
+                                          redis.url, "--public-url", f"http://127.0.0.1:{port}",
+                                          *args.server_arg])
+                servers.append(server)
+                urls.append(line)
+        else:
+            server, line = serve("server", folder, ["--port", "0", "--db", db,
+                                                    *args.server_arg])
+            servers.append(server)
+            urls.append(line)
+        stack.callback(stop, servers)
+        found = [re.search(r"http://([\d.]+:\d+)/", line) for line in urls]
+        if not all(found):
+            print("the server did not start; see", folder)
+            return 1
+        url = ",".join(f"ws://{f.group(1)}/ws" for f in found if f)
+        time.sleep(0.5)
+        return measure(args, servers, others, url, extended)
+    return 1
+
+
+def stop(processes: list[subprocess.Popen[str]]) -> None:
+    """Terminate ``processes`` (kill those that do not stop in 15 s)."""
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    for process in processes:
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
+            others: dict[str, Any], url: str, extended: bool) -> int:
+    """Run the load generator against ``url`` and print a table row per step."""
+    cluster = len(servers) > 1
+    names = [chr(65 + i) for i in range(len(servers))] if cluster else ["server"]
+    base_rss = sum(rss_bytes(server.pid) for server in servers)
     deadline = time.monotonic() + args.deadline
     generator = subprocess.Popen(
         [sys.executable, __file__, "--generate", url, "--steps", args.steps,
@@ -364,13 +541,30 @@ def run(args: argparse.Namespace) -> int:
          *(["--no-compensation"] if args.no_compensation else [])],
         stdout=subprocess.PIPE, text=True, preexec_fn=pinned(1))
     assert generator.stdout is not None
-    print(f"server pid {server.pid} on CPU 0, load generator pid {generator.pid} on CPU 1; "
+    pids = ", ".join(str(server.pid) for server in servers)
+    print(f"server pid {pids} on CPU 0, load generator pid {generator.pid} on CPU 1; "
           f"each client acts every {args.every} s on average; {args.seconds} s per step; "
           f"server idle RSS {base_rss / 2**20:.1f} MiB")
+    if extended:
+        print(f"on CPU 0 too: {', '.join(others)}; {url}; load average "
+              f"{Path('/proc/loadavg').read_text().strip()}")
+    more = more_rule = ""
+    if extended:
+        more = f" CPU {' / '.join([*names, *others])} % | CPU-0 ms/act | load 1 m |"
+        more_rule = "---|---:|---:|"
+    if cluster:
+        more += " moves | moved→table p50 / p99 ms | join→table direct / moved p50 ms |"
+        more_rule += "---:|---|---|"
     print("| clients | tables | acts/s | act→ack p50 / p99 / max ms | act→others p50 / p99 / "
-          "max ms | errors | lost | server CPU | server RSS | KiB/conn | gen lag p99 / max ms |")
-    print("|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|")
-    cpu0 = wall0 = 0.0
+          "max ms | errors | lost | server CPU | server RSS | KiB/conn | gen lag p99 / max ms |"
+          + more)
+    print("|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|" + more_rule)
+    watched = {**{name: functools.partial(cpu_seconds, server.pid)
+                  for name, server in zip(names, servers, strict=True)}, **others}
+    cpu0: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+    wall0 = wall = 0.0
+    held = 0  # the most clients whose p99 act → others stayed under the limit
     try:
         for line in generator.stdout:
             if time.monotonic() > deadline:
@@ -378,30 +572,43 @@ def run(args: argparse.Namespace) -> int:
                 break
             data = json.loads(line)
             if data.get("measure") == "start":
-                cpu0, wall0 = cpu_seconds(server.pid), time.monotonic()
+                cpu0, wall0 = {name: seconds() for name, seconds in watched.items()}, \
+                    time.monotonic()
             elif data.get("measure") == "end":
-                cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - wall0)
-                rss = rss_bytes(server.pid)
+                wall = time.monotonic() - wall0
+                cpu = {name: (seconds() - cpu0[name]) / wall for name, seconds in watched.items()}
+                rss = sum(rss_bytes(server.pid) for server in servers)
+                load = Path("/proc/loadavg").read_text().split()[0]
             elif "result" in data:
                 r = data["result"]
                 a, u, lag = r["acks"], r["updates"], r["lag"]
                 per = (rss - base_rss) / r["connections"] / 1024
-                print(f"| {r['connections']} | {r['connections'] // 4} | "
-                      f"{r['acts'] / r['seconds']:.0f} | "
-                      f"{a['p50']:.1f} / {a['p99']:.1f} / {a['max']:.0f} | "
-                      f"{u['p50']:.1f} / {u['p99']:.1f} / {u['max']:.0f} | "
-                      f"{r['errors'] + r['closed']} | {r['lost']} | {cpu * 100:.0f}% | "
-                      f"{rss / 2**20:.0f} MiB | {per:.1f} | {lag['p99']:.1f} / {lag['max']:.0f} |",
-                      flush=True)
+                served = sum(cpu[name] for name in names)
+                row = (f"| {r['connections']} | {r['connections'] // 4} | "
+                       f"{r['acts'] / r['seconds']:.0f} | "
+                       f"{a['p50']:.1f} / {a['p99']:.1f} / {a['max']:.0f} | "
+                       f"{u['p50']:.1f} / {u['p99']:.1f} / {u['max']:.0f} | "
+                       f"{r['errors'] + r['closed']} | {r['lost']} | {served * 100:.0f}% | "
+                       f"{rss / 2**20:.0f} MiB | {per:.1f} | "
+                       f"{lag['p99']:.1f} / {lag['max']:.0f} |")
+                if extended:
+                    shares = " / ".join(f"{cpu[name] * 100:.0f}" for name in watched)
+                    total = sum(cpu.values())
+                    cost = total * wall * 1000 / max(1, r["acts"])
+                    row += f" {shares} (Σ {total * 100:.0f}) | {cost:.2f} | {load} |"
+                if cluster:
+                    m, late = r["moves"], r["moves_late"]
+                    row += (f" {m['n']}{f' (+{late} late)' if late else ''}"
+                            f" | {m['p50']:.1f} / {m['p99']:.1f} | "
+                            f"{r['joins']['p50']:.1f} / {r['joins_moved']['p50']:.1f} |")
+                print(row, flush=True)
+                if u["p99"] < args.limit_ms and r["errors"] + r["closed"] + r["lost"] == 0:
+                    held = max(held, r["connections"])
     finally:
-        for process in (generator, server):
-            if process.poll() is None:
-                process.terminate()
-        for process in (generator, server):
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop([generator])
+    if extended:
+        print(f"most clients with p99 act→others < {args.limit_ms:g} ms and nothing lost: "
+              f"{held}; load average {Path('/proc/loadavg').read_text().strip()}")
     return 0
 
 
@@ -416,13 +623,20 @@ def main() -> int:
                         help="stop the whole run after this many seconds")
     parser.add_argument("--server-arg", action="append", default=[],
                         help="one more argument for zackzack serve")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite",
+                        help="the server's store: a fresh SQLite file, or a throwaway "
+                        "PostgreSQL on the server's CPU (always so with --processes)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="N >= 2: a cluster of N processes and a Redis on the server's CPU")
+    parser.add_argument("--limit-ms", type=float, default=25.0,
+                        help="the p99 act → others that a step must hold to count as served")
     parser.add_argument("--no-compensation", action="store_true",
                         help="tables decide races by arrival (no lag credit, no waiting)")
     parser.add_argument("--generate", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.generate:
         steps = [int(n) for n in args.steps.split(",")]
-        asyncio.run(generate(args.generate, steps, args.seconds, args.every,
+        asyncio.run(generate(args.generate.split(","), steps, args.seconds, args.every,
                              not args.no_compensation))
         return 0
     return run(args)
