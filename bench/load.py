@@ -472,7 +472,7 @@ def serve(name: str, folder: Path, arguments: list[str]) -> tuple[subprocess.Pop
 
 def run(args: argparse.Namespace) -> int:
     folder = Path(tempfile.mkdtemp(prefix="zackzack-load-"))
-    cluster = args.processes > 1
+    cluster = args.processes > 1 or args.cluster
     extended = cluster or args.db == "postgres"
     with contextlib.ExitStack() as stack:
         db = str(folder / "load.db")
@@ -628,6 +628,9 @@ def main() -> int:
                         "PostgreSQL on the server's CPU (always so with --processes)")
     parser.add_argument("--processes", type=int, default=1,
                         help="N >= 2: a cluster of N processes and a Redis on the server's CPU")
+    parser.add_argument("--cluster", action="store_true",
+                        help="clustered (Redis, fencing) even with one process: the cluster "
+                        "layer's cost without a second process on the core")
     parser.add_argument("--limit-ms", type=float, default=25.0,
                         help="the p99 act → others that a step must hold to count as served")
     parser.add_argument("--no-compensation", action="store_true",
