@@ -222,10 +222,8 @@ class Lobby:
 
     def tables_of(self, player: Player) -> list[TableRef]:
         """The live rooms where ``player`` holds a seat."""
-        here = [TableRef(code=room.code, seat=seat, game=room.rules.INFO.name,
-                         phase=room.phase.value)
-                for room in self.rooms.values()
-                if (seat := room.seat_of(player)) is not None and not room.tutorial]
+        here = [ref for room in self.rooms.values() if not room.tutorial
+                for found, ref in room.refs() if found == player.id]
         return here + (self.cluster.seated(player.id) if self.cluster is not None else [])
 
     def playing(self, player: Player) -> bool:
@@ -451,11 +449,8 @@ class Lobby:
         seated: dict[str, list[TableRef]] = {}
         for room in self.rooms.values():
             if not room.tutorial and not room.closed:
-                for index, seat in enumerate(room.seats):
-                    if seat.player is not None:
-                        seated.setdefault(seat.player.id, []).append(TableRef(
-                            code=room.code, seat=index, game=room.rules.INFO.name,
-                            phase=room.phase.value))
+                for player, ref in room.refs():
+                    seated.setdefault(player, []).append(ref)
         return NodeState(node=node, url=url, online=self.online(),
                          listed=[room.lobby_entry() for room in self._listed()], seated=seated)
 

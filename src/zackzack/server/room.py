@@ -35,6 +35,7 @@ from zackzack.server.protocol import (
     ProtocolError,
     SeatInfo,
     TableInfo,
+    TableRef,
     TableState,
     encode,
     lobby_options,
@@ -149,6 +150,9 @@ class Room:
         for seat in (*range(len(seats)), None):
             self.table.subscribe(seat, partial(self._on_events, seat))
         self.viewers: dict[Viewer, None] = {}
+        self._entry: LobbyTable | None = None
+        """The lobby's entry of the room as last made (``None``: make it afresh)."""
+        self._refs: list[tuple[str, TableRef]] | None = None
         self.match_id: str | None = None
         self.rematch: str | None = None
         self.started_at = 0
@@ -211,11 +215,28 @@ class Room:
         return sum(self.seat_of(viewer.player) is None for viewer in self.viewers)
 
     def lobby_entry(self) -> LobbyTable:
-        """The room as the lobby lists it."""
-        return LobbyTable(code=self.code, game=self.rules.INFO.name, title=self.title,
-                          options=self.lobby_options, seats=self.seat_infos(),
-                          phase=self.phase.value, watchers=self.watchers(), private=self.private,
-                          rated=self.rated)
+        """The room as the lobby lists it (kept until the lobby is told of a change)."""
+        if self._entry is None:
+            self._entry = LobbyTable(
+                code=self.code, game=self.rules.INFO.name, title=self.title,
+                options=self.lobby_options, seats=self.seat_infos(), phase=self.phase.value,
+                watchers=self.watchers(), private=self.private, rated=self.rated)
+        return self._entry
+
+    def refs(self) -> list[tuple[str, TableRef]]:
+        """Each seated person's public id with the room as their list of tables shows it
+        (kept, as ``lobby_entry``)."""
+        if self._refs is None:
+            game, phase = self.rules.INFO.name, self.phase.value
+            self._refs = [(seat.player.id, TableRef(code=self.code, seat=index, game=game,
+                                                    phase=phase))
+                          for index, seat in enumerate(self.seats) if seat.player is not None]
+        return self._refs
+
+    def _tell_lobby(self) -> None:
+        """The room looks different in the lobby now."""
+        self._entry = self._refs = None
+        self.on_change(self)
 
     def state_for(self, viewer: Viewer) -> TableState:
         """The whole table as ``viewer`` may see it."""
@@ -475,6 +496,7 @@ class Room:
         round results are in the store)."""
         self.match_id, self.entries = match_id, len(log.actions)
         self.started_at = log.start_ms
+        self._entry = self._refs = None
         self.start_bots()
         self._stand_in_or_not()
         missing = self.table.match.results[stored:]
@@ -604,7 +626,7 @@ class Room:
             if any(isinstance(event, Resumed) for event in events):  # all gone again meanwhile?
                 self.clock.call_at(self.clock.time(), self._pause_or_resume)
             if any(event.kind in LOBBY_EVENTS for event in events):
-                self.on_change(self)
+                self._tell_lobby()
         targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
         if targets:
             self._note_sent(*targets)
@@ -631,7 +653,7 @@ class Room:
             return
         for viewer in list(self.viewers):
             viewer.send(encode(self.state_for(viewer)))
-        self.on_change(self)
+        self._tell_lobby()
 
     def stop_bots(self) -> None:
         """Stop every bot at the table, stand-ins too."""
