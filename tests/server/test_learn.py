@@ -73,7 +73,7 @@ def test_the_unter_spannung_tutorial_runs_its_script_against_a_tutor_who_never_p
 
     # Never in the lobby list, never stored, no rematch, never offered as "your tables".
     assert all(m["tables"] == [] for m in watcher.inbox if m["type"] == "lobby")
-    assert lena.table["match"] is None and store.unfinished() == []
+    assert lena.table["match"] is None and store.playing() == {}
     assert store.matches(limit=10) == ([], 0)
     assert lena.error(type="rematch") == "no_rematch"
     assert world.client("Lena", token=lena.welcome["token"]).welcome["tables"] == []

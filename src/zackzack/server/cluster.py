@@ -133,7 +133,7 @@ def websocket_url(public_url: str) -> str:
     ('wss://cards.example.org/ws', 'ws://10.0.0.5:8001/ws')
     """
     scheme, _, rest = public_url.partition("://")
-    return f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws"
+    return f"{'wss' if scheme.lower() == 'https' else 'ws'}://{rest}/ws"
 
 
 class Cluster:

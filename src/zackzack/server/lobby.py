@@ -363,17 +363,25 @@ class Lobby:
         """Rebuild every match the store has as playing (the server stopped or crashed):
         each table paused where its log ends, resumed when one of its people comes back.
         ``player`` finds a seated person by public id; returns the codes of the tables."""
-        codes = []
-        for match_id in self.store.unfinished():
-            try:
-                codes.append(self._restore(match_id, player))
-            except Exception:  # one broken log must not keep the server from starting
-                log.exception("restoring match %s failed; it is stored as abandoned", match_id)
-                self.store.finish_match(match_id, Status.ABANDONED, 0, None)
-        return codes
+        restored = (self._restore_or_abandon(match_id, player)
+                    for match_id in self.store.playing().values())
+        return [code for code in restored if code is not None]
 
-    def _restore(self, match_id: str, player: Callable[[str], Player | None],
-                 epoch: int = 0) -> str:
+    def _restore_or_abandon(self, match_id: str, player: Callable[[str], Player | None],
+                            epoch: int = 0) -> str | None:
+        """``_restore``, or, if its log is broken, the match stored as abandoned (one broken
+        log must not keep the server from starting, nor a takeover from the rest)."""
+        self.journal.own(match_id, epoch)
+        try:
+            return self._restore(match_id, player)
+        except Exception:
+            log.exception("restoring match %s failed; it is stored as abandoned", match_id)
+            self.store.finish_match(match_id, Status.ABANDONED, 0, None,
+                                    epoch=self.journal.epoch(match_id))
+            self.journal.done(match_id)
+            return None
+
+    def _restore(self, match_id: str, player: Callable[[str], Player | None]) -> str:
         record = self.store.match(match_id, finished=False)
         match_log = self.store.log(match_id, finished=False)
         if record is None or match_log is None or record.code in self.rooms:
@@ -387,7 +395,6 @@ class Lobby:
                          else Seat(SeatKind.BOT, bot=seat.bot or "normal"))
         creator = next((s.player for s in seats if s.player is not None), Player("", ""))
         table = restore(match_log, self.clock)
-        self.journal.own(match_id, epoch)
         room = self._room(record.code, record.game, match_log.options, seats, creator,
                           record.title, record.private, table, rated=record.rated)
         room.restored(match_id, match_log, len(record.rounds))
@@ -469,13 +476,7 @@ class Lobby:
         if code in self.rooms:
             return True
         epoch = self.store.take_match(match_id)
-        if epoch is None:
-            return False
-        try:
-            self._restore(match_id, self.players, epoch)
-        except Exception:
-            log.exception("restoring match %s failed; it is stored as abandoned", match_id)
-            self.store.finish_match(match_id, Status.ABANDONED, 0, None, epoch=epoch)
+        if epoch is None or self._restore_or_abandon(match_id, self.players, epoch) is None:
             return False
         event("table_taken_over", code=code, match=match_id, epoch=epoch,
               actions=self.rooms[code].entries)

@@ -1164,13 +1164,6 @@ class Store:
         data = self.log_json(match_id, finished=finished)
         return None if data is None else parse_log(data)
 
-    def unfinished(self) -> list[str]:
-        """The ids of matches that were playing when the server last stopped (or now)."""
-        with self.engine.connect() as conn:
-            found = conn.execute(select(matches.c.id)
-                                 .where(matches.c.status == Status.PLAYING.value)).scalars()
-            return list(found)
-
     def action_count(self, match_id: str) -> int:
         """How many actions of the match are stored."""
         with self.engine.connect() as conn:
