@@ -146,6 +146,8 @@ class Cluster:
 
         self.config = config
         self.node = secrets.token_hex(4)
+        self._own = f'{{"node":"{self.node}"'
+        """How this process's own lobby messages begin (``NodeState.node`` comes first)."""
         self.url = websocket_url(config.public_url)
         timeout = min(max(config.lease / 4, 0.2), 2.0)  # a hanging Redis fails a beat in time
         self.redis: Redis = redis or Redis.from_url(
@@ -349,6 +351,8 @@ class Cluster:
 
     def _heard(self, text: str | bytes) -> None:
         assert self.tables is not None and self._loop is not None
+        if isinstance(text, str) and text.startswith(self._own):
+            return  # its own, heard back: not decoded (the biggest message there is)
         try:
             state = msgspec.json.decode(text, type=NodeState)
         except msgspec.DecodeError:

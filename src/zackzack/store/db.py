@@ -2,8 +2,10 @@
 and logs.
 
 Writes come from the event loop's thread, one small committed transaction each, on one
-connection; reads (the HTTP API) may come from any thread and take pooled connections. The
-schema is migrated (Alembic, ``zackzack.store.migrations``) when a store is opened.
+connection (on PostgreSQL, actions on a second: one statement each, no round trips for
+``BEGIN`` and ``COMMIT``); reads (the HTTP API) may come from any thread and take pooled
+connections. The schema is migrated (Alembic, ``zackzack.store.migrations``) when a store is
+opened.
 
 >>> import tempfile, pathlib
 >>> store = Store(database_url(str(pathlib.Path(tempfile.mkdtemp()) / "z.db")))
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import importlib.util
+import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +46,7 @@ from sqlalchemy import (
     inspect,
     or_,
     select,
+    text,
     true,
     update,
 )
@@ -599,6 +603,22 @@ _FENCED_ACTION = insert(actions).from_select(
            .with_for_update(read=True).exists())).execution_options(preserve_rowcount=True)
 """One action, stored only if its match still has the writer's epoch (locked against a
 takeover to the commit): the fence and the write in one statement (``rowcount`` 0: fenced)."""
+_ONE_TRIP = text("""
+WITH held AS (
+    SELECT matches.id FROM matches
+    JOIN unnest(CAST(:fenced AS varchar[]), CAST(:epochs AS bigint[])) AS f(id, epoch)
+        ON matches.id = f.id AND matches.epoch = f.epoch
+    FOR SHARE OF matches)
+INSERT INTO actions (match_id, n, t, seat, action)
+SELECT r.match_id, r.n, r.t, r.seat, CAST(r.action AS json)
+FROM unnest(CAST(:match_ids AS varchar[]), CAST(:ns AS integer[]), CAST(:ts AS bigint[]),
+            CAST(:seats AS integer[]), CAST(:actions AS text[]))
+    AS r(match_id, n, t, seat, action)
+WHERE (SELECT count(*) FROM held) = :held
+""").execution_options(preserve_rowcount=True)
+"""PostgreSQL: a batch of actions in one statement, committed on its own (no ``BEGIN`` and
+``COMMIT`` round trips), all of it only if every fenced match still has the writer's epoch
+(locked against a takeover to the commit)."""
 _SEATS = select(matches.c.seats).where(matches.c.id == bindparam("m"))
 _STAT_KEYS = ("played", "wrong", "late", "reaction_ms")
 _SEAT_STATS = update(match_players).where(
@@ -611,6 +631,8 @@ def _fence(conn: Connection, fences: Mapping[str, int]) -> None:
     """Raise ``Fenced`` unless every match of ``fences`` still has the writer's epoch; the
     rows stay locked against a takeover (``FOR SHARE``; SQLite has one writer at a time
     anyway) to the end of the transaction, so a takeover waits for this write."""
+    if not fences:
+        return
     found = dict(conn.execute(_EPOCHS, {"ids": list(fences)}).all())
     lost = [match_id for match_id, epoch in fences.items() if found.get(match_id) != epoch]
     if lost:
@@ -650,6 +672,12 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self._writer: Connection = self.engine.connect()
+            self._one_trip: Connection | None = None
+            """PostgreSQL: the connection that stores actions, each statement committed on its
+            own (``_ONE_TRIP``)."""
+            if found.get_backend_name() == "postgresql":
+                self._one_trip = self.engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT")
             self._board_totals: dict[str, tuple[int, int]] = {}
             """Each leaderboard's number of players, with the wall time it was counted."""
         except BaseException:
@@ -664,6 +692,8 @@ class Store:
     def dispose(self) -> None:
         """Close every connection without a checkpoint (a store that failed its check)."""
         self._writer.close()
+        if self._one_trip is not None:
+            self._one_trip.close()
         self.engine.dispose()
 
     def check(self) -> None:
@@ -994,24 +1024,30 @@ class Store:
         (``Fenced`` otherwise, and nothing is stored)."""
         if not rows:
             return
-        with self._writer.begin():
-            if not fences:
-                self._writer.execute(insert(actions), [row._asdict() for row in rows])
-                return
-            fenced = [row for row in rows if row.match_id in fences]
-            if len(fenced) == 1:  # the usual batch: the fence and the write in one statement
-                row = fenced[0]
-                stored = self._writer.execute(_FENCED_ACTION, {
+        held = {row.match_id: fences[row.match_id] for row in rows
+                if fences and row.match_id in fences}
+        conn = self._writer if self._one_trip is None else self._one_trip
+        with conn.begin():  # on PostgreSQL no BEGIN is sent (autocommit): one round trip
+            if len(rows) == 1 and held:  # the usual batch: the fence and the write in one
+                row = rows[0]
+                stored = conn.execute(_FENCED_ACTION, {
                     "match_id_": row.match_id, "n_": row.n, "t_": row.t, "seat_": row.seat,
-                    "action_": row.action, "epoch_": fences[row.match_id]})
-                if stored.rowcount != 1:
-                    raise Fenced([row.match_id])
-            elif fenced:
-                _fence(self._writer, {row.match_id: fences[row.match_id] for row in fenced})
-                self._writer.execute(insert(actions), [row._asdict() for row in fenced])
-            others = [row._asdict() for row in rows if row.match_id not in fences]
-            if others:
-                self._writer.execute(insert(actions), others)
+                    "action_": row.action, "epoch_": held[row.match_id]})
+            elif len(rows) > 1 and self._one_trip is not None:
+                stored = conn.execute(_ONE_TRIP, {
+                    "fenced": list(held), "epochs": list(held.values()), "held": len(held),
+                    "match_ids": [row.match_id for row in rows], "ns": [row.n for row in rows],
+                    "ts": [row.t for row in rows], "seats": [row.seat for row in rows],
+                    "actions": [json.dumps(row.action) for row in rows]})
+            else:
+                _fence(conn, held)
+                conn.execute(insert(actions), [row._asdict() for row in rows] if len(rows) > 1
+                             else rows[0]._asdict())
+                return
+            if stored.rowcount != len(rows):
+                _fence(conn, held)  # raises, naming the matches taken over
+                raise StoreError(f"{len(rows) - stored.rowcount} of {len(rows)} actions "
+                                 "not stored")
 
     def append_action(self, match_id: str, n: int, t: int, seat: int,
                       action: dict[str, Any]) -> None:
