@@ -4,13 +4,16 @@ and fenced by its matches' epochs (on PostgreSQL in one statement, committed on 
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import create_engine, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from pg import fresh_database
 from zackzack.store import ActionRow, Fenced, MatchStart, RoundRecord, Store
+from zackzack.store.schema import matches
 
 
 def _begin(store: Store, match_id: str) -> None:
@@ -35,7 +38,7 @@ def test_batches_are_stored_whole_with_their_actions_as_they_were(store: Store) 
     assert [(a["t"], a["seat"], a["action"]) for a in log["actions"]] == [
         (row.t, row.seat, row.action) for row in map(_row, "aaa", range(3))]
     assert store.action_count("b") == 1
-    with pytest.raises(Exception):  # noqa: B017 - an action stored twice: the driver's error
+    with pytest.raises(IntegrityError):  # an action stored twice
         store.append_actions([_row("b", 1), _row("a", 2)])
     assert store.action_count("b") == 1, "a failed batch stores nothing"
 
@@ -73,7 +76,7 @@ def test_any_stale_fence_keeps_the_whole_batch_out_and_names_its_matches(store: 
             assert {m: store.action_count(m) for m in matches} == next_n
 
 
-def test_a_connection_postgresql_dropped_is_renewed_and_nothing_is_stored_twice(
+def test_a_connection_postgresql_dropped_is_renewed_in_autocommit(
         pg_server: str) -> None:
     url = fresh_database(pg_server)
     store = Store(url)
@@ -84,7 +87,7 @@ def test_a_connection_postgresql_dropped_is_renewed_and_nothing_is_stored_twice(
         killer = create_engine(url, isolation_level="AUTOCOMMIT")
         with killer.connect() as conn:  # as a restart or a fail-over of the server would
             dropped = conn.execute(text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
         killer.dispose()
         assert dropped and dropped >= 2
@@ -106,5 +109,46 @@ def test_a_connection_postgresql_dropped_is_renewed_and_nothing_is_stored_twice(
                 pass
         record = store.match("a", finished=False)
         assert record is not None and [r.number for r in record.rounds] == [1, 2]
+        renewed = store._actions_connection().connection.driver_connection
+        assert renewed is not None and renewed.autocommit, "one round trip, also after a drop"
     finally:
+        store.close()
+
+
+def test_a_write_that_waits_for_a_takeover_finds_the_match_taken(pg_server: str) -> None:
+    url = fresh_database(pg_server)
+    store = Store(url)
+    other = create_engine(url)
+    try:
+        _begin(store, "a")
+        outcome: list[BaseException | None] = []
+
+        def write() -> None:
+            try:
+                store.append_actions([_row("a", 0), _row("a", 1)], {"a": 0})
+                outcome.append(None)
+            except BaseException as error:
+                outcome.append(error)
+
+        with other.connect() as conn, conn.begin():  # a takeover, not yet committed
+            conn.execute(update(matches).where(matches.c.id == "a")
+                         .values(epoch=matches.c.epoch + 1))
+            writer = threading.Thread(target=write)
+            writer.start()
+            with other.connect() as watch:  # the write waits for the takeover's lock
+                for _ in range(1000):
+                    waiting = watch.execute(text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                        "current_database() AND wait_event_type = 'Lock'")).scalar()
+                    watch.rollback()  # the activity is a snapshot per transaction
+                    if waiting:
+                        break
+                    time.sleep(0.01)
+                else:
+                    pytest.fail("the write never waited for the takeover")
+        writer.join(10)
+        assert len(outcome) == 1 and isinstance(outcome[0], Fenced)
+        assert outcome[0].match_ids == {"a"} and store.action_count("a") == 0
+    finally:
+        other.dispose()
         store.close()

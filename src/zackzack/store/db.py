@@ -672,12 +672,10 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self._writer: Connection = self.engine.connect()
+            self._by_statement = found.get_backend_name() == "postgresql"
+            """PostgreSQL: actions go on a connection of their own that commits each statement
+            by itself (``_ONE_TRIP``)."""
             self._one_trip: Connection | None = None
-            """PostgreSQL: the connection that stores actions, each statement committed on its
-            own (``_ONE_TRIP``)."""
-            if found.get_backend_name() == "postgresql":
-                self._one_trip = self.engine.connect().execution_options(
-                    isolation_level="AUTOCOMMIT")
             self._board_totals: dict[str, tuple[int, int]] = {}
             """Each leaderboard's number of players, with the wall time it was counted."""
         except BaseException:
@@ -1026,14 +1024,14 @@ class Store:
             return
         held = {row.match_id: fences[row.match_id] for row in rows
                 if fences and row.match_id in fences}
-        conn = self._writer if self._one_trip is None else self._one_trip
+        conn = self._actions_connection()
         with conn.begin():  # on PostgreSQL no BEGIN is sent (autocommit): one round trip
             if len(rows) == 1 and held:  # the usual batch: the fence and the write in one
                 row = rows[0]
                 stored = conn.execute(_FENCED_ACTION, {
                     "match_id_": row.match_id, "n_": row.n, "t_": row.t, "seat_": row.seat,
                     "action_": row.action, "epoch_": held[row.match_id]})
-            elif len(rows) > 1 and self._one_trip is not None:
+            elif len(rows) > 1 and self._by_statement:
                 stored = conn.execute(_ONE_TRIP, {
                     "fenced": list(held), "epochs": list(held.values()), "held": len(held),
                     "match_ids": [row.match_id for row in rows], "ns": [row.n for row in rows],
@@ -1048,6 +1046,19 @@ class Store:
                 _fence(conn, held)  # raises, naming the matches taken over
                 raise StoreError(f"{len(rows) - stored.rowcount} of {len(rows)} actions "
                                  "not stored")
+
+    def _actions_connection(self) -> Connection:
+        """Where actions are written: on PostgreSQL a connection in autocommit, opened anew
+        once it broke (SQLAlchemy would reconnect it without its autocommit)."""
+        if not self._by_statement:
+            return self._writer
+        if self._one_trip is None or self._one_trip.invalidated or self._one_trip.closed:
+            if self._one_trip is not None:
+                self._one_trip.close()
+                self._one_trip = None
+            self._one_trip = self.engine.connect().execution_options(
+                isolation_level="AUTOCOMMIT")
+        return self._one_trip
 
     def append_action(self, match_id: str, n: int, t: int, seat: int,
                       action: dict[str, Any]) -> None:
