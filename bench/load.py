@@ -17,8 +17,11 @@ all of them on the server's CPU. Each table is created on the process it is numb
 at every other table the three others first connect to another process, are sent ``moved``
 and follow it as the browser does (connect to its url, hello with the same token, join
 again): the moves and the time they took are counted. Each step then also shows every
-process's CPU and the load average. The tests folder is put on ``sys.path`` (as
-bench/ratings.py does) to start those servers with the tests' own helpers.
+process's CPU, the CPU time of everything on the server's core per action, how much of that
+core the virtual machine's host took for others (stolen), how often the server processes
+gave up the CPU per action (to wait or preempted), and the load average. The tests folder
+is put on ``sys.path`` (as bench/ratings.py does) to start those servers with the tests' own
+helpers.
 
     .venv/bin/python bench/load.py --steps 250,500,1000,2000 --seconds 20
     .venv/bin/python bench/load.py --db postgres --steps 250,500,1000,1500,2000
@@ -405,6 +408,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def stolen_seconds(cpu: int) -> float:
+    """How long the virtual machine's host ran something else while CPU ``cpu`` had work."""
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith(f"cpu{cpu} "):
+            return int(line.split()[8]) / TICK
+    return 0.0
+
+
+def switches(pid: int) -> int:
+    """How often process ``pid`` gave up its CPU: to wait (voluntary) or preempted."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return sum(int(n) for n in re.findall(r"^(?:non)?voluntary_ctxt_switches:\s+(\d+)$", status,
+                                            re.MULTILINE))
+
+
 def rss_bytes(pid: int) -> int:
     """Resident memory of process ``pid``."""
     return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
@@ -458,7 +476,10 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 def serve(name: str, folder: Path, arguments: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """Start ``zackzack serve`` pinned to CPU 0: the process and its stdout's first line."""
+    """Start ``zackzack serve`` pinned to CPU 0: the process and its stdout's first line.
+    Every server process stays in this session: with the kernel's ``autogroup`` they share
+    one scheduling group, so PostgreSQL's backends (each in a session of its own) get the same
+    share of the core against one process or several (``docs/operations.md``)."""
     server = subprocess.Popen(
         [sys.executable, "-m", "zackzack.cli", "serve", *arguments,
          "--limit", "connections_per_ip=0",
@@ -550,8 +571,9 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
               f"{Path('/proc/loadavg').read_text().strip()}")
     more = more_rule = ""
     if extended:
-        more = f" CPU {' / '.join([*names, *others])} % | CPU-0 ms/act | load 1 m |"
-        more_rule = "---|---:|---:|"
+        more = (f" CPU {' / '.join([*names, *others])} % | CPU-0 ms/act | CPU-0 stolen % |"
+                " server switches/act | load 1 m |")
+        more_rule = "---|---:|---:|---:|---:|"
     if cluster:
         more += " moves | moved→table p50 / p99 ms | join→table direct / moved p50 ms |"
         more_rule += "---:|---|---|"
@@ -561,6 +583,8 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
     print("|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|" + more_rule)
     watched = {**{name: functools.partial(cpu_seconds, server.pid)
                   for name, server in zip(names, servers, strict=True)}, **others}
+    stolen0 = stolen = 0.0
+    switched0 = switched = 0
     cpu0: dict[str, float] = {}
     cpu: dict[str, float] = {}
     wall0 = wall = 0.0
@@ -574,9 +598,13 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
             if data.get("measure") == "start":
                 cpu0, wall0 = {name: seconds() for name, seconds in watched.items()}, \
                     time.monotonic()
+                stolen0 = stolen_seconds(0)
+                switched0 = sum(switches(server.pid) for server in servers)
             elif data.get("measure") == "end":
                 wall = time.monotonic() - wall0
                 cpu = {name: (seconds() - cpu0[name]) / wall for name, seconds in watched.items()}
+                stolen = (stolen_seconds(0) - stolen0) / wall
+                switched = sum(switches(server.pid) for server in servers) - switched0
                 rss = sum(rss_bytes(server.pid) for server in servers)
                 load = Path("/proc/loadavg").read_text().split()[0]
             elif "result" in data:
@@ -595,7 +623,8 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
                     shares = " / ".join(f"{cpu[name] * 100:.0f}" for name in watched)
                     total = sum(cpu.values())
                     cost = total * wall * 1000 / max(1, r["acts"])
-                    row += f" {shares} (Σ {total * 100:.0f}) | {cost:.2f} | {load} |"
+                    row += (f" {shares} (Σ {total * 100:.0f}) | {cost:.2f} | {stolen * 100:.1f} |"
+                            f" {switched / max(1, r['acts']):.2f} | {load} |")
                 if cluster:
                     m, late = r["moves"], r["moves_late"]
                     row += (f" {m['n']}{f' (+{late} late)' if late else ''}"
