@@ -68,9 +68,10 @@ def states_in(log: MatchLog, seat: int | None, ran_on: int = 0) -> list[str]:
     def keep(_step: Step, table: Table) -> None:
         seen.append(json.dumps(plain(table.view(seat)).get("state"), sort_keys=True))
 
-    last = max([log.start_ms, *(entry.t for entry in log.actions)])
-    replay(log, until=log.end_ms if log.end_ms is not None or not ran_on else last + ran_on,
-           on_step=keep)
+    until = log.end_ms
+    if until is None and ran_on:
+        until = max([log.start_ms, *(entry.t for entry in log.actions)]) + ran_on
+    replay(log, until=until, on_step=keep)
     return seen
 
 

@@ -1055,7 +1055,6 @@ class Store:
         if self._one_trip is None or self._one_trip.invalidated or self._one_trip.closed:
             if self._one_trip is not None:
                 self._one_trip.close()
-                self._one_trip = None
             self._one_trip = self.engine.connect().execution_options(
                 isolation_level="AUTOCOMMIT")
         return self._one_trip
