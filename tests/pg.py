@@ -23,6 +23,8 @@ from pathlib import Path
 from sqlalchemy import create_engine, make_url, text
 
 _names = itertools.count(1)
+_controls: dict[str, tuple[list[str], Path, Path, str]] = {}
+"""Each running server's way to ``pg_ctl`` it: by its URL (``restart_postgres``)."""
 
 
 def postgres_bin(name: str) -> str:
@@ -65,11 +67,29 @@ def _running(folder: Path, options: tuple[str, ...]) -> Iterator[str]:
         if started.returncode == 0:
             break
         assert attempt < 2, (folder / "log").read_text(errors="replace")
+    url = f"postgresql://zackzack@127.0.0.1:{port}/postgres"
+    _controls[url] = (as_user, data, folder, f"-k {folder} -c listen_addresses=127.0.0.1 "
+                      f"-p {port} -c fsync=off {settings}")
     try:
-        yield f"postgresql://zackzack@127.0.0.1:{port}/postgres"
+        yield url
     finally:
+        _controls.pop(url, None)
         subprocess.run([*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], capture_output=True)
+
+
+def pg_ctl(url: str, action: str) -> None:
+    """``stop`` (``-m fast``: as an operator restarts it; every connection is closed) or
+    ``start`` again the server of ``url`` (a database's URL on it works too)."""
+    server = make_url(url).set(database="postgres").render_as_string(hide_password=False)
+    as_user, data, folder, options = _controls[server]
+    command = [*as_user, postgres_bin("pg_ctl"), "-D", str(data), "-w", "-l",
+               str(folder / "log")]
+    if action == "stop":
+        command += ["-m", "fast", "stop"]
+    else:
+        command += ["-o", options, "start"]
+    subprocess.run(command, check=True, capture_output=True)
 
 
 def fresh_database(server_url: str) -> str:

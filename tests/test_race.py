@@ -17,8 +17,10 @@ from zackzack.race import (
     QUOTA_GAIN_MS,
     QUOTA_MAX_MS,
     REACTION_MS,
+    TRANSPORT_SLACK,
     Arbiter,
     LagCredit,
+    Ledger,
     Outcome,
     Sightings,
     Wire,
@@ -91,19 +93,22 @@ def test_the_one_hand_pause_follows_refusals_too() -> None:
 @given(seed=st.integers(0, 10_000), steps=st.lists(st.integers(1, 700), min_size=1,
                                                    max_size=12),
        cut=st.integers(0, 12), claim=st.integers(0, 1 << 20), wait=st.integers(0, 2000),
-       rtt=st.integers(0, 3000))
+       rtt=st.integers(0, 3000), pongs=st.lists(st.integers(0, 3000), max_size=6))
 def test_no_claim_turns_a_card_that_fitted_nothing_shown_into_too_late(
-        seed: int, steps: list[int], cut: int, claim: int, wait: int, rtt: int) -> None:
-    """Whatever ``seen`` a client names and however slow it says it is, a card is too late
-    only if it fitted a version sent to that seat (the first ``cut`` changes: then it went
-    away) soon enough to be on its screen at the press, and still there within the reaction
-    window before it."""
+        seed: int, steps: list[int], cut: int, claim: int, wait: int, rtt: int,
+        pongs: list[int]) -> None:
+    """Whatever ``seen`` a client names and however late it answers pings, a card is too
+    late only if it fitted a version sent to that seat (the first ``cut`` changes: then it
+    went away) soon enough to be on its screen at the press, and still there within the
+    reaction window before it; the window is stretched by the transport's round trip
+    (``rtt``) at most, never by the pongs."""
     clock = VirtualClock()
     table = Table(us, us.Options(players=2), clock=clock, seed=seed)
     table.start()
-    wire = Wire()
-    wire.stats.record(rtt)
-    wire.sightings.note((0,), 0)
+    wire, seat = Wire(transport=rtt), Ledger()
+    for pong in pongs:
+        wire.stats.record(pong)
+    seat.sightings.note((0,), 0)
     sent = [(0, 0)]
     rng = random.Random(seed)
     for i, dt in enumerate(steps):
@@ -118,18 +123,19 @@ def test_no_claim_turns_a_card_that_fitted_nothing_shown_into_too_late(
             return
         if i < cut:
             version = table.state.version
-            wire.sightings.note((version,), table.time_ms())
+            seat.sightings.note((version,), table.time_ms())
             sent.append((version, table.time_ms()))
     clock.run(until=clock.time() + wait / 1000)
     arrived = table.time_ms()
     hand = table.view(0).state.hand
     card = rng.choice(hand)
-    admitted = wire.admit(us.Play(card, seen=claim), arrived, table.settings)
+    admitted = wire.admit(us.Play(card, seen=claim), arrived, table.settings, seat)
     aimed = table.aim(admitted.action, admitted.newest)
     try:
         table.submit(0, aimed, at=arrived - admitted.credit)
     except TooLate:
-        on_screen = arrived - min(rtt, table.settings.late_grace_ms - REACTION_MS)
+        assert wire.lag <= rtt * TRANSPORT_SLACK  # however late the pongs came
+        on_screen = arrived - min(wire.lag, table.settings.late_grace_ms - REACTION_MS)
         shown = [version for i, (version, at) in enumerate(sent) if (at <= on_screen or i == 0)
                  and (i + 1 == len(sent) or sent[i + 1][1] > on_screen - REACTION_MS)]
         assert aimed.seen in shown, (sent, aimed, arrived)
@@ -217,3 +223,40 @@ def test_one_hand_means_one_action_in_flight() -> None:
     assert len(got) == 1 and isinstance(got[0], OneHand)
     clock.run(until=1.0)
     assert len(got) == 2 and not isinstance(got[1], IllegalAction)
+
+
+@settings(max_examples=200)
+@given(transport=st.integers(0, 400), pongs=st.lists(st.integers(0, 5000), max_size=8),
+       changed=st.integers(1, 3000), press=st.integers(0, 3000))
+def test_late_pongs_never_widen_the_too_late_window(
+        transport: int, pongs: list[int], changed: int, press: int) -> None:
+    """A version replaced at ``changed`` may still be answered ("too late", no freeze) by a
+    card arriving at ``changed + press`` only while ``press`` is within the reaction window
+    plus the transport's round trip (with its slack); pongs answered late (today's code believed them, up to
+    400 ms more) stretch nothing."""
+    wire, seat = Wire(transport=transport), Ledger()
+    for pong in pongs:
+        wire.stats.record(pong)
+    seat.sightings.note((0,), 0)
+    seat.sightings.note((1,), changed)
+    admitted = wire.admit(us.Play(C("3±1"), seen=0), changed + press, Settings(), seat)
+    if press > REACTION_MS + transport * TRANSPORT_SLACK:
+        assert admitted.action.seen == 1  # the claim is raised: it can only be a wrong card
+
+
+def test_an_action_that_races_nobody_is_decided_at_once_unless_its_seat_waits() -> None:
+    """The near player feels no wait where no race is possible: a draw is decided on
+    arrival, however far the others are; behind the seat's own waiting card it keeps its
+    place (a seat's actions never overtake each other)."""
+    t, clock = us_table(["7±1 9±1 9±1", "3±2 9±3 8±1"], DRAWS, "5±2")
+    arbiter = Arbiter(t)
+    arbiter.set_reach(1, 200)
+    got: list[str] = []
+    clock.run(until=1.0)
+    arbiter.submit(0, us.Draw(), 0, lambda o: got.append("draw"))
+    assert got == ["draw"]
+    arbiter.submit(0, us.Play(C("7±1"), seen=0), 0, lambda o: got.append("play"))
+    arbiter.submit(0, us.Draw(), 0, lambda o: got.append("second draw"))
+    assert got == ["draw"]  # the play waits for a card of seat 1 pressed sooner
+    clock.run(until=1.3)
+    assert got == ["draw", "play", "second draw"]

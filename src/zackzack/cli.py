@@ -9,35 +9,50 @@ from collections.abc import Sequence
 
 from zackzack import __version__
 
-COMMANDS: dict[str, str] = {
-    "demo": "zackzack.demo",
-    "play": "zackzack.tui.cli",
-    "ratings": "zackzack.ratings_cli",
-    "replay": "zackzack.replay_cli",
-    "serve": "zackzack.server.cli",
-    "simulate": "zackzack.sim.cli",
-    "train": "zackzack.learn.cli",
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("zackzack.demo", "watch simple players race through a short game"),
+    "play": ("zackzack.tui.cli",
+             "play in the terminal: against bots, two at one keyboard, or at a server's table"),
+    "ratings": ("zackzack.ratings_cli",
+                "calibrate the bots' ratings by simulation, or rebuild the stored ratings"),
+    "replay": ("zackzack.replay_cli",
+               "re-run a match log through the rules and print what happened"),
+    "serve": ("zackzack.server.cli",
+              "run the server: play in the browser at the address it prints"),
+    "simulate": ("zackzack.sim.cli",
+                 "let bots play many matches and print win rates, round lengths and misses"),
+    "train": ("zackzack.learn.cli",
+              "train the learned bot (strategy 'learned') by playing rounds against a bot"),
 }
-"""Command name → module with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""
+"""Command name → its help and the module with ``add_arguments(parser)`` and
+``run(args) -> int``; a module is imported only when its command runs (``--help`` and the
+other commands start at once)."""
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser with every command."""
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every command's arguments, or (``only``) just that one's.
+
+    >>> parser(only="").parse_args(["replay"]).command  # no command's module imported
+    'replay'
+    """
     main_parser = argparse.ArgumentParser(
         prog="zackzack", description="Unter Spannung and Schnelllauf: real-time card games.")
     main_parser.add_argument("--version", action="version", version=f"zackzack {__version__}")
     commands = main_parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module_name in COMMANDS.items():
-        module = importlib.import_module(module_name)
-        sub = commands.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(sub)
-        sub.set_defaults(run=module.run)
+    for name, (module_name, about) in COMMANDS.items():
+        sub = commands.add_parser(name, help=about, description=about)
+        if only is None or only == name:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sub)
+            sub.set_defaults(run=module.run)
     return main_parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; a bad argument or input is one clear line on stderr and exit code 2."""
-    args = parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in given if not word.startswith("-")), "")
+    args = parser(only=command).parse_args(given)
     try:
         code: int = args.run(args)
     except ValueError as error:

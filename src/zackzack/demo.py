@@ -20,7 +20,6 @@ from zackzack.games.errors import IllegalAction
 from zackzack.table import Phase, Table
 
 NAMES = ("Anna", "Ben", "Carla", "Dieter", "Emil", "Frida")
-HELP = "watch simple players race through a short game"
 
 
 class SimplePlayer:

@@ -16,6 +16,7 @@ sentences and no code; the two first games' keys predate that and stay plain (``
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,9 +34,14 @@ def text(key: str, lang: str = "en", **fields: Any) -> str:
     return catalogue(lang)["events"][key].format(**fields)
 
 
-def seconds(ms: int) -> str:
-    """Milliseconds as seconds for people: ``1.5``, ``8``."""
-    return f"{ms / 1000:g}"
+def seconds(ms: float) -> str:
+    """Milliseconds as seconds for people, to the tenth and without a trailing ``.0`` (as the
+    browser's ``seconds``): never ``0.999`` nor ``7.999``, never below 0.
+
+    >>> seconds(999), seconds(7999), seconds(1500), seconds(649), seconds(-20)
+    ('1', '8', '1.5', '0.6', '0')
+    """
+    return f"{max(0, math.floor(ms / 100 + 0.5)) / 10:g}"
 
 
 def describe(event: Event, names: Sequence[str] = (), lang: str = "en",

@@ -7,8 +7,11 @@ nothing of networks (``docs/fairness.md`` explains the whole design):
 - :class:`Sightings` records when each pile version was sent to a seat and bounds the version
   a card may claim to answer (``seen``) to what that seat could have had on screen within its
   reaction window before the press;
-- :class:`LagStats` smooths a connection's round trips (lichess's ``DecayingStats``) and
-  :class:`LagCredit` turns them into a bounded credit per action (lichess's quota);
+- :class:`LagStats` smooths a connection's round trips (lichess's ``DecayingStats``), a
+  :class:`Wire` bounds them by the round trip its transport measured (which a client cannot
+  stretch without delaying its own cards), and :class:`LagCredit` turns that into a bounded
+  credit per action (lichess's quota); a seat's :class:`Ledger` keeps its sightings and
+  credit across its person's connections;
 - :class:`Arbiter` holds every action for a short decision window and hands them to the
   table in the order they were *pressed*: arrival time minus the seat's credit.
 
@@ -20,14 +23,18 @@ nothing of networks (``docs/fairness.md`` explains the whole design):
 >>> table.start()
 >>> arbiter = Arbiter(table)
 >>> arbiter.set_reach(1, 80)  # seat 1 is 80 ms away: seat 0's actions wait up to 80 ms
->>> answers = []
->>> arbiter.submit(0, us.Draw(), 0, answers.append)
->>> arbiter.submit(1, us.Draw(), 80, answers.append)  # arrived together, pressed 80 ms sooner
->>> answers
+>>> order = []
+>>> play = us.Play(us.Card(3, 1), seen=0)
+>>> arbiter.submit(0, play, 0, lambda outcome: order.append(0))
+>>> arbiter.submit(1, play, 80, lambda outcome: order.append(1))  # pressed 80 ms sooner
+>>> order
 []
 >>> clock.run(until=0.1)
->>> [a[0].seat for a in answers]
+>>> order
 [1, 0]
+>>> arbiter.submit(0, us.Draw(), 0, lambda outcome: order.append("draw"))  # races nobody
+>>> order
+[1, 0, 'draw']
 """
 
 from __future__ import annotations
@@ -57,6 +64,9 @@ QUOTA_MAX_MS = 600
 """The most lag credit a seat can have saved up (lichess's quota maximum)."""
 FLOOR_SAMPLES = 5
 """How many recent round trips the credited lag is the shortest of (10 s of pings)."""
+TRANSPORT_SLACK = 1.1
+"""How much longer than the transport's *shortest* round trip (the kernel's ``min_rtt``: the
+wire without its jitter) a connection's usual round trip may be credited."""
 
 Outcome = list[Event] | IllegalAction
 """What the table answered to an action: its events, or why it refused."""
@@ -285,34 +295,63 @@ class Sightings:
 
 
 @dataclass(slots=True)
+class Ledger:
+    """What one seat was shown (on any of its person's connections) and its lag credit: the
+    seat's, so that neither starts afresh with a new connection."""
+
+    sightings: Sightings = field(default_factory=Sightings)
+    credit: LagCredit = field(default_factory=LagCredit)
+
+
+@dataclass(slots=True)
 class Wire:
-    """One seat's connection as the table's side sees it: its lag, credit and sightings.
+    """One connection as the table's side sees it: its round trips.
+
+    The lag that counts (:attr:`lag`) is bounded by the round trip the *transport* measured
+    (the kernel's ``TCP_INFO`` on the server's socket): a client controls when it answers a
+    ping, not when its kernel acknowledges a packet, so answering late buys nothing.
 
     >>> from zackzack.games import unter_spannung as us
-    >>> wire = Wire()
-    >>> wire.sightings.note((0,), 0); wire.sightings.note((1,), 100)
-    >>> wire.stats.record(120)
-    >>> wire.admit(us.Play(us.Card(3, 1), seen=0), 800, Settings())
-    Admitted(action=Play(card=Card(value=3, spread=1), seen=0), credit=120, newest=1)
-    >>> wire.admit(us.Play(us.Card(3, 1), seen=0), 900, Settings()).action.seen
+    >>> wire, seat = Wire(transport=120), Ledger()
+    >>> seat.sightings.note((0,), 0); seat.sightings.note((1,), 100)
+    >>> wire.stats.record(320)  # pongs answered 200 ms late: the transport says 120 at least
+    >>> wire.lag
+    132.0
+    >>> wire.admit(us.Play(us.Card(3, 1), seen=0), 800, Settings(), seat)
+    Admitted(action=Play(card=Card(value=3, spread=1), seen=0), credit=132, newest=1)
+    >>> wire.admit(us.Play(us.Card(3, 1), seen=0), 900, Settings(), seat).action.seen
     1
+    >>> Wire().lag  # nothing measured by the transport: no credit, whatever the pongs say
+    0
     """
 
-    credit: LagCredit = field(default_factory=LagCredit)
     stats: LagStats = field(default_factory=LagStats)
-    sightings: Sightings = field(default_factory=Sightings)
+    transport: float | None = None
+    """The shortest round trip the transport measured, in ms (``None``: unknown)."""
 
-    def admit(self, action: Action, arrived: int, settings: Settings) -> Admitted:
-        """``action`` arrived at table time ``arrived``: its bounded claim and its credit.
+    @property
+    def lag(self) -> float:
+        """The lag that may be credited, in ms: the pings' recent floor, never more than
+        :data:`TRANSPORT_SLACK` times the transport's shortest round trip (0 while that is
+        unknown)."""
+        if self.transport is None:
+            return 0
+        if not self.stats.samples:
+            return self.transport
+        return min(self.stats.floor, self.transport * TRANSPORT_SLACK)
 
-        News reaches the seat a round trip after it was sent (counting both ways: the
-        news out and the card back), at most the table's ``late_grace_ms`` less the reaction
+    def admit(self, action: Action, arrived: int, settings: Settings, seat: Ledger) -> Admitted:
+        """``action`` of ``seat`` arrived over this wire at table time ``arrived``: its
+        claim bounded by what the seat was shown, and its credit, paid from the seat's.
+
+        News reaches the seat a round trip after it was sent (counting both ways: the news
+        out and the card back), at most the table's ``late_grace_ms`` less the reaction
         window; the credit in a race is at most its ``compensation_ms``.
         """
-        window = min(self.stats.mean, max(0, settings.late_grace_ms - self.sightings.window_ms))
-        action, newest = self.sightings.claim(action, arrived, round(window))
-        credit = self.credit.take(self.stats.floor, settings.compensation_ms)
-        return Admitted(action, credit, newest)
+        lag = self.lag
+        window = min(lag, max(0, settings.late_grace_ms - seat.sightings.window_ms))
+        action, newest = seat.sightings.claim(action, arrived, round(window))
+        return Admitted(action, seat.credit.take(lag, settings.compensation_ms), newest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +380,8 @@ class Arbiter:
     An action that arrives at table time ``a`` with credit ``c`` was pressed at ``a − c``.
     It waits until ``a − c + reach``, where ``reach`` is the largest credit any seat may get
     now: by then every action pressed before it has arrived. With the table's
-    ``compensation_ms`` at 0, or when every seat is as near as the next, nothing waits.
+    ``compensation_ms`` at 0, or when every seat is as near as the next, nothing waits; nor
+    does an action that aims at no pile (it races nobody) while nothing of its seat waits.
     A one-handed seat has at most one action waiting; a second is refused (``one_hand``).
     """
 
@@ -375,7 +415,9 @@ class Arbiter:
         if self._one_hand[seat] and any(held.seat == seat for held in self._held):
             reply(OneHand("one hand only: your last action is not answered yet"))
             return
-        if not self._held and credit >= self.reach:
+        first = not self._held and credit >= self.reach  # nothing sooner can be on its way
+        alone = not _aims(type(action))[0] and not any(held.seat == seat for held in self._held)
+        if first or alone:  # alone: it aims at no pile and nothing of its seat waits
             self._decide(_Held(now - credit, 0, seat, action, reply, newest))
             return
         self._order += 1

@@ -37,7 +37,6 @@ from zackzack.store import (
     open_store,
 )
 
-HELP = "calibrate the bots' ratings by simulation, or rebuild the stored ratings"
 EPILOG = """\
 examples:
   zackzack ratings calibrate --seed 1 --jobs 2 --write

@@ -11,7 +11,6 @@ from zackzack.games.base import plain
 from zackzack.matchlog import load_log
 from zackzack.replay import outcome, replay
 
-HELP = "re-run a match log through the rules and print what happened"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ import pytest
 import uvicorn
 
 from zackzack.server.app import Config, create_app
+from zackzack.server.lobby import Timing
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -49,7 +50,9 @@ class LiveServer:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        self.app = create_app(Config(db=f"sqlite:///{db}"))
+        # The tests drive their browsers at their own pace (axe, screenshots): the idle rule
+        # (docs/rules.md, *A round always ends*) waits 2 minutes here; test_idle.py shortens it.
+        self.app = create_app(Config(db=f"sqlite:///{db}", timing=Timing(stall_warning=120.0)))
         config = uvicorn.Config(self.app, host="127.0.0.1",
                                 port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)

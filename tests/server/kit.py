@@ -24,6 +24,9 @@ from zackzack.table import LIVE, Settings
 
 QUICK_HASHER = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """Argon2 with small costs: the tests hash many passwords (the server keeps the defaults)."""
+NO_STALLS = Timing(stall_warning=1e9)
+"""For tests of something else in which present people never act at a running table: the
+idle rule (docs/rules.md, *Eine Runde endet immer*) seats no stand-in for them."""
 
 
 class Client:
@@ -39,7 +42,11 @@ class Client:
         self.pings: list[dict[str, Any]] = []
         self.hold_pings = False
         """Keep the server's pings unanswered (to answer them late by hand)."""
-        self.session = Session(world.lobby, world.identities, "http://test", self._got)
+        self.rtt_ms: float | None = None
+        """The round trip the connection's transport measures (the kernel's; ``None``:
+        unknown, as without a socket)."""
+        self.session = Session(world.lobby, world.identities, "http://test", self._got,
+                               transport_rtt=lambda: self.rtt_ms)
         self.session.address = address
         if name is not None:
             self.welcome = self.send(type="hello", token=token, name=name)[-1]
@@ -111,6 +118,7 @@ class World:
         self.lobby = Lobby(clock=self.clock, store=self.store, bots=Bots(),
                            settings=self.settings, timing=self.timing, limits=self.limits)
         self.lobby.players = self.identities.known
+        self.identities.playing = self.lobby.playing
 
     def client(self, name: str | None = "Anna", token: str | None = None,
                address: str = "") -> Client:

@@ -102,7 +102,9 @@ def test_without_the_web_client_the_pages_say_so(tmp_path: Path) -> None:
 
 def test_health_and_an_empty_match_list(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"ok": True, "tables": 0, "connections": 0,
-                                              "node": None, "redis": None, "database": True}
+                                              "node": None, "redis": None, "database": True,
+                                              "degraded": False, "writes_pending": 0,
+                                              "behind_since": None, "behind_s": None}
     assert client.get("/api/matches").json() == {"matches": [], "total": 0}
     for path in ("/api/matches/nope", "/api/matches/nope/log", "/api/matches/nope/replay"):
         response = client.get(path)

@@ -182,7 +182,8 @@ def served(tmp_path: Path) -> Iterator[str]:
 
 def test_zackzack_serve_prints_its_address_and_serves(served: str) -> None:
     assert httpx.get(f"{served}/healthz").json() == {
-        "ok": True, "tables": 0, "connections": 0, "node": None, "redis": None, "database": True}
+        "ok": True, "tables": 0, "connections": 0, "node": None, "redis": None, "database": True,
+        "degraded": False, "writes_pending": 0, "behind_since": None, "behind_s": None}
 
     async def talk() -> tuple[dict[str, Any], int | None]:
         url = served.replace("http", "ws") + "/ws"

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from server.kit import Client, World, two_at_a_table
+from server.kit import NO_STALLS, Client, World, two_at_a_table
 from zackzack.server.lobby import Timing
 from zackzack.store import Store
 
 
 @pytest.fixture
 def world(store: Store) -> World:
-    """A lobby with live settings (3 s start countdown) on a virtual clock."""
-    return World(store)
+    """A lobby with live settings (3 s start countdown) on a virtual clock; the people here
+    never act, and the idle rule (``test_idle.py``) stays out of the way."""
+    return World(store, timing=NO_STALLS)
 
 
 def kinds(client: Client, start: int = 0) -> list[str]:

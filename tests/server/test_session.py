@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from server.kit import World, play_out, two_at_a_table, us_action
+from server.kit import NO_STALLS, World, play_out, two_at_a_table, us_action
 from zackzack.games import unter_spannung as us
 from zackzack.matchlog import parse_log
 from zackzack.replay import replay
@@ -94,7 +94,8 @@ def test_start_needs_every_seat_filled_and_every_person_ready(world: World) -> N
     anna.send(type="seat", seat=1, kind="bot", bot="Normal")
     assert anna.table["seats"][1] == {"kind": "bot", "name": "Bot (normal)", "player": None,
                                       "bot": "normal", "connected": True, "ready": True,
-                                      "lag": None, "rating": None, "provisional": False}
+                                      "lag": None, "rating": None, "provisional": False,
+                                      "stand_in_at": None}
     assert anna.table["seats"][0]["rating"] == 1000  # a newcomer, shown with "?"
     assert anna.table["seats"][0]["provisional"] is True
     assert anna.error(type="start") == "not_ready"  # Ben is not ready
@@ -300,7 +301,7 @@ def test_rematch_keeps_seats_and_options(world: World) -> None:
 
 
 def test_idle_tables_close_and_running_matches_are_stored_as_abandoned(store: Store) -> None:
-    world = World(store, settings=Settings())
+    world = World(store, settings=Settings(), timing=NO_STALLS)
     anna, ben, code = two_at_a_table(world)
     lonely = world.client("Dora")
     lonely.send(type="create", game="schnelllauf")
@@ -366,7 +367,8 @@ def test_a_table_pauses_while_all_its_people_are_away(world: World) -> None:
     assert back.act({"type": "draw"})["ok"]
 
 
-def test_a_bot_plays_the_seat_of_a_person_away_until_they_are_back(world: World) -> None:
+def test_a_bot_plays_the_seat_of_a_person_away_until_they_are_back(store: Store) -> None:
+    world = World(store, timing=NO_STALLS)  # Anna, here, never acts
     anna, ben, code = two_at_a_table(world)
     room = world.lobby.rooms[code]
     anna.send(type="start")

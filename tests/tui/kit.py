@@ -271,6 +271,10 @@ class Still:
     def act(self, seat: int, action: Action) -> None:
         self.acts.append((seat, action))
 
+    def pending(self, seat: int) -> tuple[Action, ...]:
+        """Nothing is ever on its way."""
+        return ()
+
     def ready(self) -> None:
         """Nothing to be ready for."""
 

@@ -30,12 +30,17 @@ def _place(key: str, layout: str) -> tuple[int, int]:
 
 @pytest.mark.parametrize("layout", list(keys.KEYBOARDS))
 def test_every_layout_puts_the_keys_in_the_same_places(layout: str) -> None:
+    """A place's two keys share a column: the digit onto pile 1, a letter of one row onto
+    pile 2 (the top letter row, or the home row where the top row starts with Q)."""
     scheme = sl_keys.scheme(two=True, layout=layout)
     for hand, piles in enumerate(scheme.places):
         for pile, row in enumerate(piles):
+            rows = {_place(key, layout)[0] for key in row}
+            assert rows == {0} if pile == 0 else len(rows) == 1 and rows <= {1, 2}, (layout, row)
             for place, key in enumerate(row):
-                assert _place(key, layout) == (pile, hand * 5 + place), (layout, key)
+                assert _place(key, layout)[1] == hand * 5 + place, (layout, key)
                 assert scheme.command(key) == sl_keys.PlacePile(hand, place, pile)
+                assert key not in keys.QUIT_KEYS
 
 
 def test_azerty_takes_the_unshifted_digit_row_and_the_defaults_follow_the_language() -> None:
@@ -51,8 +56,8 @@ def test_azerty_takes_the_unshifted_digit_row_and_the_defaults_follow_the_langua
 
 
 @pytest.mark.parametrize(("lang", "layout", "labels", "bar"), [
-    ("de", None, ("1q", "6z"), "Links: 1–5 / q–t · Rechts: 6–0 / z–p"),
-    ("en", None, ("1q", "6y"), "Left: 1–5 / q–t · Right: 6–0 / y–p"),
+    ("de", None, ("1a", "6z"), "Links: 1–5 / a–g · Rechts: 6–0 / z–p"),
+    ("en", None, ("1a", "6y"), "Left: 1–5 / a–g · Right: 6–0 / y–p"),
     ("en", "azerty", ("1a", "6y"), "Left: 1–5 / a–t · Right: 6–0 / y–p"),
 ])
 async def test_the_labels_follow_the_layout(lang: str, layout: str | None,

@@ -41,10 +41,11 @@ RIGHT_HALF = set("67890yzuiophjklnm")
 def test_every_hand_card_has_its_own_key_and_the_commands_do_not_collide() -> None:
     scheme = us_keys.scheme()
     cards = [scheme.command(key) for key in keys.HAND_KEYS]
-    assert cards == [keys.HandCard(i) for i in range(36)]
+    assert cards == [keys.HandCard(i) for i in range(35)]
     assert scheme.command("space") == us_keys.DrawCard()
-    assert scheme.command("y") == keys.HandCard(15)  # no German alias outside two-player mode
-    assert keys.hand_key(35) == "m" and keys.hand_key(36) == ""
+    assert scheme.command("y") == keys.HandCard(14)  # no German alias outside two-player mode
+    assert keys.hand_key(34) == "m" and keys.hand_key(35) == ""
+    assert scheme.command("q") == keys.AskQuit()  # Q quits (asking first), never plays
 
 
 def test_two_at_one_keyboard_each_keep_to_their_half() -> None:

@@ -29,13 +29,13 @@ async def test_plays_and_moves_by_keys_with_feedback() -> None:
         await pilot.press("3")  # empty place 3: a move into it begins
         assert board.moving == {0: 2} and "Move into place 3" in shown(app, "#banner")
         screenshot(app, "sl_move")
-        await pilot.press("q")  # place 1's card (9h) goes there, turning up the 2c
+        await pilot.press("a")  # place 1's card (9h) goes there, turning up the 2c
         assert isinstance(game.acts[-1][1], sl.Move) and game.acts[-1][1] == sl.Move(0, 2)
         assert board.moving == {}
         await pilot.press("3")  # 9h onto pile 1 (10s): it fits
         assert game.acts[-1][1] == sl.Play(sl.Card.parse("9h"), 0, seen=0)
         assert game.played(0) == 1
-        await pilot.press("w")  # 5d onto pile 2 (the free joker): anything fits
+        await pilot.press("s")  # 5d onto pile 2 (the free joker): anything fits
         assert game.played(0) == 2
         await pilot.press("1")  # 2c onto pile 1 (9h): a wrong card
         assert game.refusals == [(0, "does_not_fit")]
@@ -50,7 +50,7 @@ async def test_two_players_at_one_keyboard_play_a_round_with_both_halves() -> No
         await until(pilot, lambda: game.view(0) is not None
                     and game.view(0).phase is Phase.PLAYING)  # type: ignore[union-attr]
         board = text(app.screen.query_one(SlBoard).render())
-        assert "Left" in board and "Right" in board and "6y" in board and "1q" in board
+        assert "Left" in board and "Right" in board and "6y" in board and "1a" in board
         screenshot(app, "two_playing")
         turns = itertools.count()
 

@@ -14,7 +14,6 @@ from zackzack.learn import policy as policies
 from zackzack.learn.train import Generation, Settings, fitness, train
 from zackzack.sim import match_seed
 
-HELP = "train the learned bot (strategy 'learned') by playing rounds against a bot"
 EPILOG = """\
 The cross-entropy method over the weights of the game's features: each generation's
 candidates play the same --rounds rounds (half in each seat; --on env: in seat 0) against

@@ -3,13 +3,18 @@
 A request proves its player with ``Authorization: Bearer TOKEN`` (the token the websocket's
 ``welcome`` gave). Bodies are small JSON objects, checked by msgspec; every refusal is
 ``{"error": code, "reason": text}`` and changes nothing. Password hashing runs in worker
-threads, at most ``HASHING_AT_ONCE`` at a time, so the tables never wait for it.
+threads, at most ``HASHING_AT_ONCE`` at a time, so the tables never wait for it; sign-ins
+go before claims, and claims never take more than one of those threads (:class:`Hashing`).
+A claim or sign-in that proves the password sets a device cookie (``DEVICE_COOKIE``): the
+account then knows that device (``Identities.knows``), and strangers' failures never hold it
+back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -33,7 +38,18 @@ SIGNED_OUT = 4003
 HASHING_AT_ONCE = 2
 """Password hashes computed at the same time (each takes 64 MiB and tens of milliseconds)."""
 HASHING_QUEUE = 32
-"""Requests that may wait for a hash; more are refused at once (``too_many_attempts``)."""
+"""Requests of one kind (sign-ins from known devices or addresses, other sign-ins, claims)
+that may wait for a hash; more are refused at once (``too_many_attempts``)."""
+CLAIMS_AT_ONCE = 1
+"""Hashing threads claims may take at once: the others stay free for sign-ins."""
+CLAIMS_QUEUE = 8
+"""Claims that may wait for a hash (fewer if ``HASHING_QUEUE`` is lower)."""
+LANES = ("owner", "sign_in", "claim")
+"""The kinds of password work, first served first: a sign-in from a device or address the
+account knows, any other sign-in or password check, a claim."""
+DEVICE_COOKIE = "zz_device"
+"""The cookie that names a device to the accounts it signed in to (a secret; HttpOnly)."""
+DEVICE_DAYS = 400
 MAX_BODY = 4096
 
 Name = Annotated[str, Meta(max_length=NAME_CHARS * 4)]
@@ -89,28 +105,88 @@ def _server(request: Request) -> Server:
 
 
 class Hashing:
-    """Password work in worker threads: ``HASHING_AT_ONCE`` at a time, and at most
-    ``HASHING_QUEUE`` requests waiting; more are refused at once rather than queued."""
+    """Password work in worker threads: ``HASHING_AT_ONCE`` at a time. Each kind of work
+    (``LANES``) has its own queue of at most ``HASHING_QUEUE`` requests (claims:
+    ``CLAIMS_QUEUE``), more are refused at once rather than queued; a free thread takes the
+    first request of the first lane that has one, and claims take at most
+    ``CLAIMS_AT_ONCE`` threads. So a flood of claims never delays a sign-in by more than one
+    hash, and a flood of strangers' sign-ins never delays the owner's."""
 
     def __init__(self) -> None:
-        self.running = asyncio.Semaphore(HASHING_AT_ONCE)
-        self.waiting = 0
+        self.running = 0
+        self.claims_running = 0
+        self.inside = dict.fromkeys(LANES, 0)
+        """Requests of each lane waiting or running."""
+        self._queues: dict[str, deque[asyncio.Future[None]]] = {lane: deque() for lane in LANES}
 
-    async def run(self, work: Callable[[], Any]) -> Any:
-        """``work``'s result, computed in a worker thread."""
-        if self.waiting >= HASHING_QUEUE:
+    @property
+    def waiting(self) -> int:
+        """Requests waiting or running, all lanes."""
+        return sum(self.inside.values())
+
+    def _free(self, lane: str) -> bool:
+        return self.running < HASHING_AT_ONCE and (
+            lane != "claim" or self.claims_running < CLAIMS_AT_ONCE)
+
+    def _take(self, lane: str) -> None:
+        self.running += 1
+        self.claims_running += lane == "claim"
+
+    def _release(self, lane: str) -> None:
+        self.running -= 1
+        self.claims_running -= lane == "claim"
+        for next_lane in LANES:  # hand the thread on, first lane first
+            queue = self._queues[next_lane]
+            while queue and queue[0].done():  # given up while waiting
+                queue.popleft()
+            if queue and self._free(next_lane):
+                self._take(next_lane)
+                queue.popleft().set_result(None)
+                return
+
+    async def run(self, work: Callable[[], Any], lane: str = "sign_in") -> Any:
+        """``work``'s result, computed in a worker thread when ``lane``'s turn comes."""
+        cap = min(CLAIMS_QUEUE, HASHING_QUEUE) if lane == "claim" else HASHING_QUEUE
+        if self.inside[lane] >= cap:
             raise TooManyAttempts(2, "the server is busy checking passwords")
-        self.waiting += 1
+        self.inside[lane] += 1
         try:
-            async with self.running:
+            ahead = any(self._queues[other] for other in LANES[:LANES.index(lane) + 1])
+            if ahead or not self._free(lane):
+                turn = asyncio.get_running_loop().create_future()
+                self._queues[lane].append(turn)
+                try:
+                    await turn
+                except asyncio.CancelledError:
+                    if turn.done() and not turn.cancelled():  # given the thread: hand it on
+                        self._release(lane)
+                    raise
+            else:
+                self._take(lane)
+            try:
                 return await run_in_threadpool(work)
+            finally:
+                self._release(lane)
         finally:
-            self.waiting -= 1
+            self.inside[lane] -= 1
 
 
-async def _slow(request: Request, work: Callable[[], Any]) -> Any:
+async def _slow(request: Request, work: Callable[[], Any], lane: str = "sign_in") -> Any:
     """Run ``work`` (password hashing) through the server's :class:`Hashing`."""
-    return await _server(request).hashing.run(work)
+    return await _server(request).hashing.run(work, lane)
+
+
+def _device(request: Request) -> str | None:
+    """The device secret this browser was given (``DEVICE_COOKIE``), if any."""
+    found = request.cookies.get(DEVICE_COOKIE)
+    return found if found and len(found) <= 64 else None
+
+
+def _known_device(response: Response, device: str) -> Response:
+    """``response`` with the device cookie set to ``device``."""
+    response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_DAYS * 86_400, path="/api/account",
+                        httponly=True, samesite="strict")
+    return response
 
 
 async def _body(request: Request, kind: type[Body]) -> Body:
@@ -171,29 +247,36 @@ async def claim(request: Request) -> Response:
     """``POST /api/account/claim``: the guest claims a name with a password."""
     player, _ = _player(request)
     body = await _body(request, Credentials)
-    identities = _server(request).identities
+    identities, address = _server(request).identities, _address(request)
     identities.claimable(player, body.name)  # the cheap refusals before any hashing
-    digest = await _slow(request, lambda: identities.hash_password(body.password))
+    identities.claim_throttle(player, address)
+    try:
+        digest = await _slow(request, lambda: identities.hash_password(body.password), "claim")
+    finally:
+        identities.claim_done(player)
     identities.claim(player, body.name, digest)
     event("name_claimed", player=player.id)
     _server(request).lobby.player_changed(player)
-    return _json(_me(player))
+    return _known_device(_json(_me(player)), identities.remember(player, address))
 
 
 async def sign_in(request: Request) -> Response:
     """``POST /api/account/sign-in``: a new token for this device."""
     body = await _body(request, Credentials)
-    identities, address = _server(request).identities, _address(request)
-    identities.throttle(body.name, address)
+    identities, address, device = _server(request).identities, _address(request), \
+        _device(request)
+    identities.throttle(body.name, address, device)
+    lane = "sign_in" if identities.knows(body.name, device, address) is None else "owner"
     try:
         record, rehashed = await _slow(
-            request, lambda: identities.check_sign_in(body.name, body.password))
+            request, lambda: identities.check_sign_in(body.name, body.password), lane)
     except ProtocolError:
-        identities.failed(body.name, address)
+        identities.failed(body.name, address, device)
         raise
     player, token = identities.signed_in(record, rehashed)
     event("signed_in", player=player.id)
-    return _json({**_me(player), "token": token})
+    return _known_device(_json({**_me(player), "token": token}),
+                         identities.remember(player, address))
 
 
 async def sign_out(request: Request) -> Response:
@@ -216,10 +299,7 @@ async def rename(request: Request) -> Response:
     player, _ = _player(request)
     body = await _body(request, Rename)
     server = _server(request)
-    if server.lobby.playing(player):
-        raise ProtocolError("already_started", "a match of yours is running: your name stays "
-                            "until it is over")
-    server.identities.rename(player, body.name)
+    server.identities.rename(player, body.name)  # refused while a match of theirs runs
     server.lobby.player_changed(player)
     return _json(_me(player))
 
@@ -230,12 +310,12 @@ async def delete(request: Request) -> Response:
     body = await _body(request, Delete)
     server = _server(request)
     if player.claimed:
-        identities, address = server.identities, _address(request)
-        identities.throttle(player.name, address)
+        identities, address, device = server.identities, _address(request), _device(request)
+        identities.throttle(player.name, address, device)
         try:
             await _slow(request, lambda: identities.verify(player, body.password))
         except ProtocolError:
-            identities.failed(player.name, address)
+            identities.failed(player.name, address, device)
             raise
     server.identities.delete(player)
     server.lobby.player_changed(player)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -150,8 +151,11 @@ async def list_games(request: Request) -> Response:
 
 async def healthz(request: Request) -> JSONResponse:
     """``GET /healthz``: the number of live tables and connections, and whether the database
-    (and in a cluster Redis) can be reached: ``ok`` says whether both can. HTTP 503 when the
-    database cannot (nothing can be played); without Redis the process still plays its
+    (and in a cluster Redis) can be reached: ``ok`` says whether both can and every write is
+    stored. ``degraded``: writes wait for the database (``writes_pending`` of them, since
+    ``behind_since``, wall ms, for ``behind_s`` seconds; the tables stand paused). HTTP 503
+    when the database cannot be reached or writes wait (nothing can be played); without Redis
+    the process still plays its
     running tables, so a load balancer should keep it (200)."""
     server = request.app.state.server
     cluster = server.lobby.cluster
@@ -161,12 +165,17 @@ async def healthz(request: Request) -> JSONResponse:
     except Exception:
         database = False
     redis = None if cluster is None else cluster.reachable
-    ok = database and redis is not False
+    journal = server.lobby.journal
+    behind = journal.behind_wall
+    ok = database and redis is not False and behind is None
     return JSONResponse({"ok": ok, "tables": len(server.lobby.rooms),
                          "connections": len(server.connections),
                          "node": None if cluster is None else cluster.node,
-                         "redis": redis, "database": database},
-                        status_code=200 if database else 503)
+                         "redis": redis, "database": database,
+                         "degraded": behind is not None, "writes_pending": len(journal.queue),
+                         "behind_since": None if behind is None else int(behind * 1000),
+                         "behind_s": None if behind is None else round(time.time() - behind, 1)},
+                        status_code=200 if database and behind is None else 503)
 
 
 routes = [

@@ -13,10 +13,13 @@ import ipaddress
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator
+import traceback
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -32,12 +35,16 @@ import zackzack
 from zackzack.server import accounts, api, memory, standings
 from zackzack.server.cluster import Cluster, ClusterConfig
 from zackzack.server.connection import Connection
+from zackzack.server.guard import Trusted, trusted
 from zackzack.server.identity import Identities
-from zackzack.server.limits import Limits
+from zackzack.server.journal import Journal
+from zackzack.server.limits import Limits, client_key
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.logs import event
-from zackzack.server.room import RUNNING, BotMaker
+from zackzack.server.protocol import Notice, encode
+from zackzack.server.room import RUNNING, BotMaker, Room
 from zackzack.server.session import Session
+from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
 from zackzack.table import LIVE, Settings
@@ -56,6 +63,9 @@ RESTARTING_REASON = "server restarting"
 DRAIN_SECONDS = 2.0
 """At a stop: how long the websockets get to close before uvicorn cuts them off."""
 DEFAULT_PORTS = {"http": 80, "https": 443}
+NO_HELLO = 4004
+"""The websocket close code for a connection that did not say hello in time
+(``Limits.hello_seconds``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,11 @@ class Server:
         named = (origin_of(url) for url in (*self.config.public_urls, *self.config.allow_origins,
                                             *others))
         return frozenset(origin for origin in named if origin is not None)
+
+    @property
+    def proxies(self) -> Trusted:
+        """The proxies whose forwarded headers (and round trips) are believed."""
+        return trusted(*self.config.forwarded_allow_ips)
 
 
 def origin_of(url: str) -> str | None:
@@ -196,8 +211,9 @@ async def serve_websocket(websocket: WebSocket) -> None:
     """``/ws``: one connection, from hello to goodbye."""
     server: Server = websocket.app.state.server
     limits = server.config.limits
-    ip = websocket.client.host if websocket.client else ""
-    peer = f"{ip}:{websocket.client.port}" if websocket.client else ""
+    host = websocket.client.host if websocket.client else ""
+    ip = client_key(host)  # counted per address, an IPv6 address per /64
+    peer = f"{host}:{websocket.client.port}" if websocket.client else ""
     if server.stopping:
         await websocket.close(code=RESTARTING, reason=RESTARTING_REASON)
         return
@@ -215,22 +231,83 @@ async def serve_websocket(websocket: WebSocket) -> None:
         return
     origin = link_origin(websocket, server.config)
     loop = asyncio.get_running_loop()
+    rtt = round_trip(websocket.scope, server.proxies)
 
     def session(connection: Connection) -> Session:
         return Session(server.lobby, server.identities, origin, connection.send,
-                       connection.restart)
+                       connection.restart, rtt)
 
     connection = Connection(websocket, session, limits, loop,
                             before_send=server.lobby.journal.flush, peer=peer)
     server.connections.add(connection)
     server.per_ip[ip] = server.per_ip.get(ip, 0) + 1
+    deadline = None if limits.hello_seconds <= 0 else loop.call_later(
+        limits.hello_seconds, partial(_no_hello, connection))
+    if server.lobby.journal.behind:  # nothing else reaches it until the store caught up
+        connection.notice(store_notice(server.lobby.journal))
     try:
         await connection.serve()
     finally:
+        if deadline is not None:
+            deadline.cancel()
         server.connections.discard(connection)
         left = server.per_ip.pop(ip, 1) - 1
         if left:
             server.per_ip[ip] = left
+
+
+def _no_hello(connection: Connection) -> None:
+    """``Limits.hello_seconds`` after it opened: close the connection unless it said hello
+    (a socket that never does would hold a file descriptor for ever)."""
+    if connection.session.known_player is None:
+        event("client_closed", peer=connection.peer, reason="no_hello", code=NO_HELLO)
+        connection.close(NO_HELLO, "say hello first")
+
+
+def store_notice(journal: Journal) -> str:
+    """The ``notice`` of whether the store is behind (``protocol.Notice``)."""
+    if journal.behind_wall is None:
+        return encode(Notice(code="store_back"))
+    return encode(Notice(code="store_unavailable", since=int(journal.behind_wall * 1000)))
+
+
+def _tell_store(server: Server, _behind: bool) -> None:
+    """Tell every connection whether the store is behind (ahead of what waits for it)."""
+    text = store_notice(server.lobby.journal)
+    for connection in list(server.connections):
+        connection.notice(text)
+
+
+def _table_of(error: BaseException | None, lobby: Lobby) -> str | None:
+    """The code of the table whose call raised ``error``, if a room or table is among the
+    frames of its traceback."""
+    tables = {id(room.table): room.code for room in lobby.rooms.values()}
+    trace = error.__traceback__ if error is not None else None
+    found = None
+    while trace is not None:
+        owner = trace.tb_frame.f_locals.get("self")
+        code = tables.get(id(owner)) or (owner.code if isinstance(owner, Room) else None)
+        found = code or found
+        trace = trace.tb_next
+    return found
+
+
+def loop_errors(lobby: Lobby) -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:
+    """The event loop's exception handler: an exception in a callback or timer (or a task
+    nobody awaited) is one JSON line, ``loop_error``, with the table and the reason, never a
+    plain traceback."""
+
+    def handle(_loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        reason = context.get("message") or "unexpected error"
+        if isinstance(error, BaseException):
+            reason = f"{reason}: {type(error).__name__}: {' '.join(str(error).split())}"[:500]
+        event("loop_error", logging.ERROR, code=_table_of(error, lobby), reason=reason,
+              where=str(context.get("handle") or context.get("task") or "")[:200],
+              trace=None if not isinstance(error, BaseException) else "".join(
+                  traceback.format_exception(error))[-4000:])
+
+    return handle
 
 
 async def index(request: Request) -> Response:
@@ -322,7 +399,11 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
         identities = Identities(own, config.limits.connections_per_player, config.limits,
                                 cache_tokens=cluster is None)
         lobby.players, lobby.online = identities.known, lambda: len(identities.online)
+        identities.playing = lobby.playing
+        lobby.online_players = lambda: [player.id for player in identities.online]
         server = app.state.server = Server(config, own, identities, lobby)
+        lobby.on_store = partial(_tell_store, server)
+        loop.set_exception_handler(loop_errors(lobby))
         if cluster is None:
             lobby.restore(identities.known)
         else:  # the tables nobody owns are taken over by the cluster, one by one

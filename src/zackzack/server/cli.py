@@ -24,6 +24,7 @@ from zackzack.server.app import Config, create_app, halt, origin_of, running
 from zackzack.server.cluster import ClusterConfig, ClusterError, shown_redis
 from zackzack.server.guard import Guard, HttpLimits, Trusted, trusted
 from zackzack.server.limits import Limits
+from zackzack.server.transport import TimedWebSocketProtocol
 from zackzack.store import (
     Store,
     StoreError,
@@ -33,7 +34,6 @@ from zackzack.store import (
     shown,
 )
 
-HELP = "run the server: play in the browser at the address it prints"
 STARTUP_FAILED = 1
 """The exit code when the server cannot start (the database, the address); wrong arguments
 exit with 2."""
@@ -152,6 +152,22 @@ def cluster_config(redis: str | None, urls: list[str],
     return ClusterConfig(redis=redis, public_url=urls[0].rstrip("/"), lease=lease)
 
 
+def shared_store(redis: str | None, db: str | None) -> None:
+    """A cluster needs a database all its processes share: an SQLite file is not one (after
+    a process died, its tables could not be taken over); a ``ValueError`` says so.
+
+    >>> shared_store("redis://127.0.0.1:6379/0", "postgresql://db/zackzack")
+    >>> shared_store(None, "z.db")
+    >>> shared_store("redis://127.0.0.1:6379/0", "z.db")
+    Traceback (most recent call last):
+    ...
+    ValueError: --redis needs a database all servers share (--db postgresql://…), not SQLite
+    """
+    if redis is not None and database_url(db).startswith("sqlite"):
+        raise ValueError("--redis needs a database all servers share (--db postgresql://…), "
+                         "not SQLite")
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the arguments, bind the address, open and check the database, restore the
     unfinished matches, then print the address and serve until Ctrl-C or SIGTERM; both stop
@@ -162,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     limits, http = parse_limits(args.limit)
     proxies = trusted(*args.forwarded_allow_ips)
     urls = public_urls(args.public_url)
+    shared_store(args.redis, args.db)
     config = Config(db=args.db, public_urls=urls,
                     allow_origins=public_urls(args.allow_origin, "--allow-origin"),
                     forwarded_allow_ips=tuple(args.forwarded_allow_ips), limits=limits,
@@ -283,7 +300,9 @@ async def _serve(sock: socket.socket, config: Config, http: HttpLimits, proxies:
 
     server = _Uvicorn(uvicorn.Config(
         app, lifespan="off", loop="none", http=Guard(http, proxies).protocol(),
-        proxy_headers=False, log_level="warning", ws_max_size=config.limits.frame_bytes,
+        proxy_headers=False, log_level="warning", log_config=None,  # logs.setup: JSON lines
+        ws_max_size=config.limits.frame_bytes,
+        ws=TimedWebSocketProtocol,
         ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3), app, ready)
     loop = asyncio.get_running_loop()
 

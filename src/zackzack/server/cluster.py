@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -63,6 +63,41 @@ only if ARGV[3] is 1 (Redis restarted, empty: nobody took anything over since, s
 Returns the keys lost."""
 _RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end " \
            "return 0"
+_FORGET = """
+local gone = 0
+for i = 2, #ARGV do
+  local text = redis.call('HGET', KEYS[1], ARGV[i])
+  if text and string.sub(text, 1, #ARGV[1]) == ARGV[1] then
+    gone = gone + redis.call('HDEL', KEYS[1], ARGV[i])
+  end
+end
+return gone
+"""
+"""Delete the fields ARGV[2:] of the hash KEYS[1] whose values begin with ARGV[1] (this
+process's own: ``{"node":"…"``), and no other process's."""
+_RESET = """
+local keep = {}
+for i = 2, #ARGV do keep[ARGV[i]] = true end
+local fields = redis.call('HGETALL', KEYS[1])
+local gone = 0
+for i = 1, #fields, 2 do
+  if not keep[fields[i]] and string.sub(fields[i + 1], 1, #ARGV[1]) == ARGV[1] then
+    gone = gone + redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+return gone
+"""
+"""Delete the fields of the hash KEYS[1] whose values begin with ARGV[1] (this process's),
+except ARGV[2:]."""
+_DROP = "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then " \
+        "return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0"
+"""Delete the field ARGV[1] of the hash KEYS[1] if its value is still ARGV[2]."""
+_COUNT = """
+if #KEYS == 1 then return redis.call('SCARD', KEYS[1]) end
+local union = redis.call('SUNION', unpack(KEYS))
+return #union
+"""
+"""How many different members the sets KEYS hold together (the people online anywhere)."""
 
 
 class ClusterError(Exception):
@@ -108,6 +143,31 @@ class NodeState(msgspec.Struct, frozen=True):
     """Its tables by the public id of each person seated there."""
 
 
+class WaitingSeat(msgspec.Struct, frozen=True):
+    """A seat of a waiting table: ``open``, a person's (public id) or a bot's."""
+
+    kind: str
+    player: str | None = None
+    bot: str | None = None
+    ready: bool = False
+
+
+class WaitingTable(msgspec.Struct, frozen=True):
+    """A table waiting for its players (no match yet, so nothing of it is in the database),
+    as its owner keeps it in Redis: another process makes it again if the owner is gone."""
+
+    node: str
+    """The owner (first: the owner's ``_FORGET`` and ``_RESET`` look for it)."""
+    game: str
+    options: dict[str, Any]
+    seats: list[WaitingSeat]
+    creator: str
+    title: str
+    private: bool
+    rated: bool
+    compensation_ms: int
+
+
 class Revoked(msgspec.Struct, frozen=True):
     """Tokens signed out (by their hashes), or a whole player's, if ``player`` (deleted)."""
 
@@ -119,6 +179,9 @@ class Tables(Protocol):
     """The lobby, as the cluster needs it."""
 
     def state(self, node: str, url: str) -> NodeState: ...
+    def online_players(self) -> Collection[str]: ...
+    def waiting(self, node: str) -> dict[str, bytes]: ...
+    def revive(self, code: str, text: str) -> bool: ...
     def others_changed(self) -> None: ...
     def lost(self, codes: Iterable[str]) -> None: ...
     def unfinished(self, code: str | None = None) -> dict[str, str]: ...
@@ -180,6 +243,13 @@ class Cluster:
         self._low = asyncio.Event()
         """The pool ran low."""
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.everyone: int | None = None
+        """How many different people were connected to the whole cluster at the last renewal
+        (``None``: not known, Redis could not say)."""
+        self._online_sent: set[str] | None = None
+        """The people this process's set in Redis holds (``None``: write it afresh)."""
+        self._waiting_sent: dict[str, bytes] | None = None
+        """This process's waiting tables as Redis has them (``None``: write them afresh)."""
 
     # Keys ----------------------------------------------------------------------------------
 
@@ -193,6 +263,16 @@ class Cluster:
     @property
     def _revocations(self) -> str:
         return f"{self.config.prefix}:revoked"
+
+    @property
+    def waiting_key(self) -> str:
+        """The hash of the tables waiting for their players, by code: each one's description
+        (``{"node":"OWNER",…}``), so that another process recreates it when its owner is gone."""
+        return f"{self.config.prefix}:waiting"
+
+    def key(self, kind: str, name: str) -> str:
+        """The Redis key of ``kind`` (``node``, ``table``, ``online``, …) ``name``."""
+        return self._key(kind, name)
 
     def _code(self, key: str) -> str:
         return key.rsplit(":", 1)[1]
@@ -298,10 +378,13 @@ class Cluster:
                     if self.tables.holds(code):
                         return None
                     match_id = self.tables.unfinished(code).get(code)
-                    if match_id is None:
+                    waiting = None if match_id is not None else await _awaited(
+                        self.redis.hget(self.waiting_key, code))
+                    if match_id is None and waiting is None:
                         raise ProtocolError("no_such_table", f"there is no live table {code!r}")
                     if await self._settled() and await self.claim(code):
-                        if self._take_over(code, match_id):
+                        if self._take_over(code, match_id) if match_id is not None \
+                                else self._revive(code, str(waiting)):
                             return None
                         raise ProtocolError("no_such_table", f"there is no live table {code!r}")
                 else:
@@ -341,9 +424,38 @@ class Cluster:
         """The others' tables where the person ``player`` sits."""
         return [ref for _, state in self.others.values() for ref in state.seated.get(player, ())]
 
-    def online(self) -> int:
-        """People connected to the other processes."""
-        return sum(state.online for _, state in self.others.values())
+    def online(self, here: int) -> int:
+        """People connected to the whole cluster, each once however many processes they are
+        connected to (as counted at the last renewal), or, if Redis could not say, ``here``
+        (the people connected to this process) plus the other processes' last word."""
+        if self.everyone is not None and self.reachable:
+            return self.everyone
+        return here + sum(state.online for _, state in self.others.values())
+
+    async def _count_online(self) -> None:
+        """Bring this process's set of people online (``zackzack:online:NODE``, expiring with
+        the lease) up to date, and count the people of all living processes' sets once each."""
+        assert self.tables is not None
+        now = set(self.tables.online_players())
+        mine = self._key("online", self.node)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if self._online_sent is None:
+                pipe.delete(mine)
+                added, gone = now, set()
+            else:
+                added, gone = now - self._online_sent, self._online_sent - now
+            if added:
+                pipe.sadd(mine, *added)
+            if gone:
+                pipe.srem(mine, *gone)
+            pipe.pexpire(mine, self._ms)
+            await pipe.execute()
+        self._online_sent = now
+        keys = [mine, *(self._key("online", node) for node in self.others)]
+        everyone = int(await _awaited(self.redis.eval(_COUNT, len(keys), *keys)))
+        if everyone != self.everyone:
+            self.everyone = everyone
+            self.tables.others_changed()
 
     def origins(self) -> list[str]:
         """The public addresses of the other processes (their pages may open websockets here)."""
@@ -400,8 +512,12 @@ class Cluster:
             lost: list[str] = await _awaited(self.redis.eval(
                 _RENEW, len(keys), *keys, self.node, self._ms, int(restarted))) if keys else []
             await _awaited(self.redis.set(self._key("node", self.node), self.url, px=self._ms))
+            if restarted:  # Redis forgot everything: this process's sets are written afresh
+                self._online_sent = self._waiting_sent = None
             await self._publish_now()
+            await self._count_online()
         except (RedisError, OSError) as error:
+            self._online_sent = self._waiting_sent = None  # unsure what went through
             if self.reachable:
                 event("redis_unreachable", node=self.node, error=type(error).__name__)
                 self.reachable = False
@@ -459,19 +575,31 @@ class Cluster:
                 log.exception("taking tables over failed")
 
     async def _adopt(self) -> None:
-        """Claim and restore the unfinished matches whose tables have no owner, one at a time
-        (the heartbeat renews between them)."""
+        """Claim and restore the unfinished matches whose tables have no owner, then recreate
+        the waiting tables whose owner is gone, one at a time (the heartbeat renews between
+        them)."""
         assert self.tables is not None
         playing = {code: match_id for code, match_id in self.tables.unfinished().items()
                    if code not in self.owned}
-        if not playing or not await self._settled():
+        described: dict[str, str] = await _awaited(self.redis.hgetall(self.waiting_key))
+        waiting = {code: text for code, text in described.items()
+                   if code not in self.owned and not text.startswith(self._own)}
+        if not (playing or waiting) or not await self._settled():
             return
-        codes = list(playing)
+        codes = list(dict.fromkeys([*playing, *waiting]))
         owners = await _awaited(self.redis.mget([self._key("table", code) for code in codes]))
         for code, owner in zip(codes, owners, strict=True):
-            if owner is None and self.valid() and await self.claim(code):
-                self._take_over(code, playing[code])
-                await asyncio.sleep(0)
+            if owner is not None or not self.valid():
+                continue
+            stale = code in waiting and (code in playing or self.tables.holds(code))
+            if stale:  # it started (its match is taken over) or it is live here already
+                await _awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
+            if code in playing:
+                if await self.claim(code):
+                    self._take_over(code, playing[code])
+            elif not stale and await self.claim(code) and not self._revive(code, waiting[code]):
+                await _awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
+            await asyncio.sleep(0)
 
     def _take_over(self, code: str, match_id: str) -> bool:
         """The claimed table ``code`` is restored here (its key goes again if that fails)."""
@@ -484,14 +612,37 @@ class Cluster:
         self.release(code)
         return False
 
+    def _revive(self, code: str, text: str) -> bool:
+        """The claimed table ``code``, which was waiting for its players on a process that is
+        gone, is made again here from its description (its key goes again if that fails)."""
+        assert self.tables is not None
+        try:
+            if self.tables.revive(code, text):
+                return True
+        except Exception:
+            log.exception("recreating waiting table %s failed", code)
+        self.release(code)
+        return False
+
     async def _publish_now(self) -> None:
         assert self.tables is not None
         self._dirty.clear()
         text = msgspec.json.encode(self.tables.state(self.node, self.config.public_url))
+        waiting = self.tables.waiting(self.node)
+        sent = self._waiting_sent or {}
+        news = {code: table for code, table in waiting.items() if sent.get(code) != table}
+        gone = [code for code in sent if code not in waiting]
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(self._key("lobby", self.node), text, px=self._ms)
             pipe.publish(self._channel, text)
+            if news:
+                pipe.hset(self.waiting_key, mapping=news)
+            if self._waiting_sent is None:  # what it wrote before is unknown: all but these go
+                pipe.eval(_RESET, 1, self.waiting_key, self._own, *waiting)
+            elif gone:
+                pipe.eval(_FORGET, 1, self.waiting_key, self._own, *gone)
             await pipe.execute()
+        self._waiting_sent = waiting
 
     async def _publish(self) -> None:
         while True:

@@ -6,7 +6,9 @@ overflow, the backlog is dropped and nothing more is queued for it;
 as soon as its socket takes data again it gets the whole place it shows afresh (a ``table``
 or ``lobby`` message). A client that stays stuck for ``Limits.stuck_seconds`` is closed.
 Before anything is written to the socket, pending storage is committed (``before_send``):
-a client never hears of an action that a crash could lose.
+a client never hears of an action that a crash could lose. While the store cannot take it
+(``before_send`` says so), the writer waits, and sends only notices meanwhile (``notice``:
+texts that tell nothing the store must have first).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 
 TOO_SLOW = 4001
 TOO_MANY = 4002
+STORE_WAIT = 0.05
+"""Seconds between two looks whether the store caught up, while it is behind."""
 
 
 class ConnectionState(enum.Enum):
@@ -50,6 +54,8 @@ class Connection:
     def __init__(self, websocket: WebSocket, make_session: Callable[[Connection], Session],
                  limits: Limits, clock: Clock,
                  before_send: Callable[[], object] = lambda: None, peer: str = "") -> None:
+        """``before_send`` commits what is pending; it returns something true while it could
+        not (the store is behind): then nothing is sent but notices until it can."""
         self.websocket = websocket
         self.limits = limits
         self.clock = clock
@@ -73,6 +79,8 @@ class Connection:
         self.session.address = peer.rpartition(":")[0] if ":" in peer else peer
         self._writer: asyncio.Task[None] | None = None
         self._stuck: Timer | None = None
+        self.notices: list[str] = []
+        """Texts to send ahead of everything queued (``notice``)."""
 
     def send(self, text: str) -> None:
         """Queue ``text`` for the client; an outbox that would hold more than ``backlog``
@@ -86,6 +94,19 @@ class Connection:
         self.outbox.put_nowait(text)
         self.queued += size
         self.most_queued = max(self.most_queued, self.queued)
+
+    def notice(self, text: str) -> None:
+        """Send ``text`` ahead of everything queued, even while the store is behind: only for
+        what tells nothing the store must have first (``protocol.Notice``)."""
+        if self.state is not ConnectionState.OPEN:
+            return
+        self.notices.append(text)
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait("")  # wakes a writer that waits for the queue
+
+    async def _send_notices(self) -> None:
+        while self.notices:
+            await self.websocket.send_text(self.notices.pop(0))
 
     def restart(self, text: str) -> None:
         """Send ``text`` instead of everything not yet sent (nor the message being sent now,
@@ -172,6 +193,7 @@ class Connection:
     async def _write(self) -> None:
         try:
             while True:
+                await self._send_notices()
                 if self.state is ConnectionState.BEHIND and self.outbox.empty():
                     self._catch_up()
                     text = self.session.snapshot()
@@ -183,7 +205,9 @@ class Connection:
                         continue
                     self.queued -= sys.getsizeof(text)
                 generation = self.generation
-                self.before_send()
+                while self.before_send():  # the store is behind: nothing may leave but notices
+                    await self._send_notices()
+                    await asyncio.sleep(STORE_WAIT)
                 if generation != self.generation:  # replaced while it waited (``restart``)
                     continue
                 await self.websocket.send_text(text)

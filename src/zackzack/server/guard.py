@@ -10,7 +10,8 @@ it) for as long as it likes, and one address may hold any number of them ("slowl
   ``request_seconds`` of its first byte (of the connection's start for the first one);
   otherwise the connection is closed. The time the application takes to answer does not
   count, and a websocket is free of it once upgraded.
-- one address holds at most ``http_connections_per_ip`` plain HTTP connections at once;
+- one address (an IPv6 address: its /64) holds at most ``http_connections_per_ip`` plain
+  HTTP connections at once;
   another one gets ``503`` and is closed. Upgraded websockets leave the count (the app has
   its own cap for them, ``connections_per_ip``). Trusted proxies (``--forwarded-allow-ips``)
   are not capped: every client comes through them (the proxy caps per client address).
@@ -20,6 +21,8 @@ it) for as long as it likes, and one address may hold any number of them ("slowl
 [True, True, False, True, True]
 >>> guard.release("1.2.3.4"); guard.admit("1.2.3.4")
 True
+>>> [guard.admit(f"2001:db8::{n}") for n in range(3)]
+[True, True, False]
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from zackzack.server.limits import client_key
 from zackzack.server.logs import event
 
 REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -114,7 +118,9 @@ class Guard:
     def admit(self, ip: str) -> bool:
         """Count a new connection from ``ip``: whether it may stay (then ``release`` it)."""
         cap = self.limits.http_connections_per_ip
-        if cap > 0 and ip not in self.proxies and self.open.get(ip, 0) >= cap:
+        trusted_proxy = ip in self.proxies
+        ip = client_key(ip)
+        if cap > 0 and not trusted_proxy and self.open.get(ip, 0) >= cap:
             self.refused += 1
             if ip not in self.capped:  # logged once each time the address reaches the cap
                 self.capped.add(ip)
@@ -125,6 +131,7 @@ class Guard:
 
     def release(self, ip: str) -> None:
         """A connection of ``ip`` counted by ``admit`` closed or became a websocket."""
+        ip = client_key(ip)
         left = self.open.pop(ip, 1) - 1
         if left > 0:
             self.open[ip] = left

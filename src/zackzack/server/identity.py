@@ -4,7 +4,13 @@ Tokens come from ``secrets``, are stored only as their SHA-256 hash, compared by
 and never logged or sent to anyone but their owner. A guest has one token; a player who
 claimed their name with a password gets one more at each sign-in, on each device.
 Passwords are hashed with Argon2id (``argon2-cffi``) and never kept or logged in clear;
-sign-in attempts are limited per name and per address.
+sign-in attempts are limited per name and per address, claims per address and per player.
+
+A stranger's failures never lock an owner out: an account remembers the devices (a secret
+the browser keeps in a cookie, given at each claim and sign-in) and the addresses (IPv6: the
+/64) it was claimed or signed in from. A sign-in from a known device is limited only by that
+device's own failures; one from a known address only by the failures from that address, not
+by the name's failures from everywhere (docs/protocol.md, *Accounts and ratings*).
 """
 
 from __future__ import annotations
@@ -12,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from zackzack.names import KEY_CHARS, name_key
+from zackzack.names import KEY_CHARS, mixed_scripts, name_key, name_problem
 from zackzack.server.limits import AddressBuckets, Limits, client_key
 from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
 from zackzack.store import NameTaken, PlayerRecord, Store
@@ -27,6 +34,10 @@ PASSWORD_CHARS = (8, 128)
 """The shortest and the longest password accepted."""
 DELETED_NAME = "—"
 """What a deleted player's seat shows while a live table still holds it."""
+KNOWN_PER_ACCOUNT = 16
+"""Devices and addresses remembered per account (the most recent)."""
+KNOWN_ACCOUNTS = 100_000
+"""Accounts whose devices and addresses are remembered (the most recently used)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -67,8 +78,23 @@ class TooManyAttempts(ProtocolError):
         self.retry_after = retry_after
 
 
+def clean_name(name: str) -> str:
+    """``name`` tidied (``clean_text``), if it shows every character it has
+    (``names.name_problem``); ``bad_field`` otherwise."""
+    name = clean_text(name, NAME_CHARS, "a name")
+    problem = name_problem(name)
+    if problem is not None:
+        raise ProtocolError("bad_field", f"a name shows every character it has; this one has "
+                            f"{problem}")
+    return name
+
+
 def _key(name: str) -> str:
-    """The key a claimed ``name`` is unique by (``bad_field`` if it is too long to store)."""
+    """The key a claimed ``name`` is unique by (``bad_field`` if it is too long to store, or
+    mixes scripts)."""
+    if mixed_scripts(name):
+        raise ProtocolError("bad_field", "a claimed name keeps to one script (or Latin with "
+                            "Chinese, Japanese or Korean writing)")
     key = name_key(name)
     if key.startswith("p_"):
         raise ProtocolError("bad_field", "a name may not look like a player's id (p_…)")
@@ -104,6 +130,23 @@ class Identities:
         self._by_name = AddressBuckets(limits.sign_ins_per_name_anywhere_rate,
                                        limits.sign_ins_per_name_anywhere, clock)
         """Failed sign-ins per name, from anywhere."""
+        self._claims_here = AddressBuckets(limits.claims_per_address_rate,
+                                           limits.claims_per_address, clock)
+        """Claims that reached the hash, per address."""
+        self._claims_by = AddressBuckets(limits.claims_per_player_rate,
+                                         limits.claims_per_player, clock)
+        """Claims that reached the hash, per player."""
+        self._renames = AddressBuckets(limits.renames_per_player_rate,
+                                       limits.renames_per_player, clock)
+        """Renames per player."""
+        self.claiming: set[str] = set()
+        """Players whose claim is being hashed now (one at a time each)."""
+        self._known: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+        """Per name key of a claimed player: the devices (``device:HASH``) and addresses
+        it was claimed or signed in from, the most recent last."""
+        self.playing: Callable[[Player], bool] = lambda _player: False
+        """Whether a match of the player's is running (the lobby's ``playing``): their name
+        stays until it is over, whatever asks to change it."""
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         """Verified against when a name is unknown, so that the answer takes as long."""
 
@@ -116,7 +159,7 @@ class Identities:
         new player is made and may refuse it (``ProtocolError``: nothing is made). A guest's
         ``name`` becomes theirs unless it passes for a claimed player's; a claimed player's
         name changes only by ``rename``."""
-        name = clean_text(name, NAME_CHARS, "a name")
+        name = clean_name(name)
         player = self.by_token(token) if token else None
         if player is not None and 0 < self.connections_per_player <= self.online.get(player, 0):
             raise ProtocolError("too_many_connections", f"you are connected "
@@ -131,8 +174,8 @@ class Identities:
             self.store.add_player(record, token_hash(token))
             player = self._players[record.id] = Player(record.id, record.name)
             self._tokens[token_hash(token)] = player
-        elif name and name != player.name and not player.claimed \
-                and not self._claimed_by_other(name, player):
+        elif name and name != player.name and not player.claimed and not self.playing(player) \
+                and self._renames_left(player) and not self._claimed_by_other(name, player):
             self.store.rename_player(player.id, name)
             player.name = name
         self.online[player] = self.online.get(player, 0) + 1
@@ -176,15 +219,26 @@ class Identities:
         found = self.store.account(name_key(name))
         return found is not None and (player is None or found[0].id != player.id)
 
+    def _renames_left(self, player: Player) -> bool:
+        """Count a rename of ``player``: whether they may (``Limits.renames_per_player``)."""
+        return not self._renames.burst or self._renames.take(player.id)
+
     def rename(self, player: Player, name: str) -> str:
         """Call ``player`` ``name`` (checked and tidied as at hello; empty is refused). A name
         that passes for a claimed player's is ``name_taken``; a claimed player's new name is
-        unique in the same way."""
-        name = clean_text(name, NAME_CHARS, "a name")
+        unique in the same way. Not while a match of theirs runs (``already_started``), nor
+        more often than ``Limits.renames_per_player`` allows (``rate_limited``)."""
+        name = clean_name(name)
         if not name:
             raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
         if name == player.name:
             return name
+        if self.playing(player):
+            raise ProtocolError("already_started", "a match of yours is running: your name "
+                                "stays until it is over")
+        if not self._renames_left(player):
+            raise ProtocolError("rate_limited", "too many renames; try again in "
+                                f"{math.ceil(self._renames.wait(player.id))} s")
         if self._claimed_by_other(name, player):
             raise ProtocolError("name_taken", "that name (or one that looks like it) is taken")
         try:
@@ -192,6 +246,8 @@ class Identities:
         except NameTaken:
             raise ProtocolError("name_taken", "that name (or one that looks like it) is taken") \
                 from None
+        if player.claimed:
+            self._move_known(name_key(player.name), name_key(name))
         player.name = name
         return name
 
@@ -207,13 +263,32 @@ class Identities:
         """``name`` tidied, if ``player`` may claim it now (nothing is changed)."""
         if player.claimed:
             raise ProtocolError("already_claimed", f"you have claimed the name {player.name!r}")
-        name = clean_text(name, NAME_CHARS, "a name")
+        name = clean_name(name)
         if not name:
             raise ProtocolError("bad_field", f"a name is 1 to {NAME_CHARS} printable characters")
-        _key(name)
+        if name != player.name and self.playing(player):
+            raise ProtocolError("already_started", "a match of yours is running: claim your "
+                                "name under the one you play with, or once it is over")
         if self._claimed_by_other(name, player):
             raise ProtocolError("name_taken", "that name (or one that looks like it) is taken")
+        _key(name)
         return name
+
+    def claim_throttle(self, player: Player, address: str) -> None:
+        """Count a claim that is about to be hashed, or refuse it (``too_many_attempts``):
+        one at a time per player, and at most ``Limits.claims_per_*`` per address (IPv6: its
+        /64) and per player. The caller calls :meth:`claim_done` after the hash."""
+        if player.id in self.claiming:
+            raise TooManyAttempts(1, "a claim of yours is being checked")
+        here = client_key(address)
+        for buckets, who in ((self._claims_here, here), (self._claims_by, player.id)):
+            if who and buckets.burst and not buckets.take(who):
+                raise TooManyAttempts(math.ceil(buckets.wait(who)), "too many claims")
+        self.claiming.add(player.id)
+
+    def claim_done(self, player: Player) -> None:
+        """The claim's hash (from :meth:`claim_throttle`) is done, or failed."""
+        self.claiming.discard(player.id)
 
     def claim(self, player: Player, name: str, digest: str) -> None:
         """Make ``name`` (checked by :meth:`claimable`) ``player``'s own, with the password
@@ -226,29 +301,78 @@ class Identities:
                 from None
         player.name, player.claimed = name, True
 
-    def throttle(self, name: str, address: str) -> None:
+    # Who may try how often -----------------------------------------------------------------
+
+    def knows(self, name: str, device: str | None, address: str) -> str | None:
+        """How the account called ``name`` knows this attempt: ``"device"`` (a device
+        secret it was given), ``"address"`` (an address it signed in from), or ``None``."""
+        marks = self._known.get(name_key(name))
+        if not marks:
+            return None
+        if device and f"device:{token_hash(device)}" in marks:
+            return "device"
+        here = client_key(address)
+        return "address" if here and here in marks else None
+
+    def remember(self, player: Player, address: str) -> str:
+        """``player`` proved their password from ``address``: remember it and a new device
+        secret (returned: the caller gives it to the device) for their account."""
+        device = secrets.token_urlsafe(24)
+        key = name_key(player.name)
+        marks = self._known.pop(key, None) or OrderedDict()
+        self._known[key] = marks
+        for mark in (client_key(address), f"device:{token_hash(device)}"):
+            if mark:
+                marks.pop(mark, None)
+                marks[mark] = None
+        while len(marks) > KNOWN_PER_ACCOUNT:
+            marks.popitem(last=False)
+        while len(self._known) > KNOWN_ACCOUNTS:
+            self._known.popitem(last=False)
+        return device
+
+    def _move_known(self, old: str, new: str) -> None:
+        marks = self._known.pop(old, None)
+        if marks is not None and old != new:
+            self._known[new] = marks
+
+    def _buckets(self, name: str, address: str, device: str | None
+                 ) -> list[tuple[AddressBuckets, str]]:
+        """The failure buckets an attempt at ``name`` answers to: a known device only its
+        own; a known address its own (not the name's from everywhere); else both."""
+        key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
+        known = self.knows(name, device, address)
+        if known == "device" and device:
+            return [(self._by_name_here, f"{key}\ndevice:{token_hash(device)}")]
+        here = [(self._by_name_here, f"{key}\n{client_key(address)}")]
+        return here if known == "address" else [*here, (self._by_name, key)]
+
+    def throttle(self, name: str, address: str, device: str | None = None) -> None:
         """Count a sign-in attempt from ``address``, and refuse it (``too_many_attempts``)
         when that address tried too often, or when ``name`` failed too often from there or
-        from anywhere. Only failures count against a name (:meth:`failed`), so nobody can
-        lock its owner out with a guess now and then from elsewhere."""
-        key, address = name_key(clean_text(name, NAME_CHARS * 4, "a name")), client_key(address)
-        if address and self._by_address.burst and not self._by_address.take(address):
-            raise TooManyAttempts(math.ceil(self._by_address.wait(address)))
-        for buckets, who in ((self._by_name_here, f"{key}\n{address}"), (self._by_name, key)):
+        from anywhere. Only failures count against a name (:meth:`failed`); and an attempt
+        from a device or an address the account knows (:meth:`knows`) answers only to the
+        failures from there, so no stranger can lock its owner out."""
+        address_key = client_key(address)
+        if self.knows(name, device, address) != "device" and address_key \
+                and self._by_address.burst and not self._by_address.take(address_key):
+            raise TooManyAttempts(math.ceil(self._by_address.wait(address_key)))
+        for buckets, who in self._buckets(name, address, device):
             wait = buckets.wait(who) if buckets.burst else 0
             if wait > 0:
                 raise TooManyAttempts(math.ceil(wait))
 
-    def failed(self, name: str, address: str) -> None:
-        """A wrong password for ``name`` from ``address``: it counts against the name."""
-        key, address = name_key(clean_text(name, NAME_CHARS * 4, "a name")), client_key(address)
-        for buckets, who in ((self._by_name_here, f"{key}\n{address}"), (self._by_name, key)):
+    def failed(self, name: str, address: str, device: str | None = None) -> None:
+        """A wrong password for ``name`` from ``address`` (and ``device``): it counts against
+        the name there (and from anywhere, unless the account knows the device or address)."""
+        for buckets, who in self._buckets(name, address, device):
             if buckets.burst:
                 buckets.take(who)
 
     def prune(self) -> None:
         """Forget the attempt counts that are full again."""
-        for buckets in (self._by_address, self._by_name_here, self._by_name):
+        for buckets in (self._by_address, self._by_name_here, self._by_name, self._claims_here,
+                        self._claims_by, self._renames):
             buckets.prune()
 
     def check_sign_in(self, name: str, password: str) -> tuple[PlayerRecord, str | None]:
@@ -321,6 +445,8 @@ class Identities:
         """Delete ``player``'s account: name, password and tokens gone; past matches show a
         neutral deleted player; live tables show a dash until they close."""
         self.store.delete_player(player.id)
+        if player.claimed:
+            self._known.pop(name_key(player.name), None)
         for digest in [d for d, p in self._tokens.items() if p is player]:
             del self._tokens[digest]
         player.name, player.claimed, player.deleted = DELETED_NAME, False, True

@@ -61,6 +61,30 @@ class Limits:
     limit)."""
     sign_ins_per_address_rate: float = 0.1
     """Sign-in attempts per second from one address on average after those."""
+    claims_per_address: int = 5
+    """Claims that reach the password hash from one address (IPv6: its /64) at once (then
+    ``too_many_attempts``; 0: no limit)."""
+    claims_per_address_rate: float = 1 / 60
+    """Claims per second from one address after those: one a minute."""
+    claims_per_player: int = 3
+    """Claims that reach the password hash for one player at once (one at a time in any
+    case; 0: no limit)."""
+    claims_per_player_rate: float = 1 / 60
+    """Claims per second for one player after those."""
+    actions_per_seat: int = 30
+    """Actions one seat may send at once, from all its person's connections together (more
+    are refused with ``rate_limited`` before they reach the table or the store; 0: no
+    limit)."""
+    actions_per_seat_rate: float = 10.0
+    """Actions per second one seat may send on average after those."""
+    renames_per_player: int = 10
+    """Renames one player may make at once (``rename`` over the websocket or the API, a new
+    name at ``hello``): more get ``rate_limited`` (0: no limit)."""
+    renames_per_player_rate: float = 0.2
+    """Renames per second after those: one every 5 s."""
+    hello_seconds: float = 10.0
+    """A websocket that has not said ``hello`` this long after it opened is closed (4004;
+    0: never)."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,12 +39,22 @@ from zackzack.server.protocol import (
     encode,
 )
 from zackzack.server.ratingbook import RatingBook
-from zackzack.server.room import RECONNECT_GRACE, BotMaker, Room, Seat, SeatKind, Viewer
+from zackzack.server.room import (
+    RECONNECT_GRACE,
+    STALL_STAND_IN,
+    STALL_WARNING,
+    BotMaker,
+    Room,
+    Seat,
+    SeatKind,
+    Viewer,
+)
+from zackzack.server.sharedqueue import SharedMatchmaker
 from zackzack.store import Status, Store
 from zackzack.table import LIVE, Phase, Settings, Table
 
 if TYPE_CHECKING:
-    from zackzack.server.cluster import Cluster, NodeState
+    from zackzack.server.cluster import Cluster, NodeState, WaitingSeat
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +86,11 @@ class Timing:
     """How often the lobby looks for rooms to close."""
     reaction_ms: int = REACTION_MS
     """The reaction window a card's ``seen`` is judged by (``docs/fairness.md``)."""
+    stall_warning: float = STALL_WARNING
+    """A round that stands still this long while it waits on a present person who could act
+    warns them (``docs/rules.md``, *A round always ends*)."""
+    stall_stand_in: float = STALL_STAND_IN
+    """This long after the warning a stand-in plays their seat, until they act again."""
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -96,14 +111,19 @@ class Lobby:
         self.journal = Journal(store, clock)
         self.journal.fencing = cluster is not None
         self.journal.on_fenced = self._fenced
+        self.journal.on_behind = self._store_behind
+        self.on_store: Callable[[bool], object] = lambda _behind: None
+        """Hears whether the store is behind, after the rooms did (the app tells everyone)."""
         self.players: Callable[[str], Player | None] = lambda _id: None
         """Finds a seated person by public id (for restoring a match)."""
         self.online: Callable[[], int] = lambda: 0
         """How many people are connected to this process."""
+        self.online_players: Callable[[], Collection[str]] = lambda: ()
+        """The public ids of the people connected to this process."""
         self.ratings = RatingBook(store)
         self.ratings.shared = cluster is not None
         """The people's ratings (every room reads and updates this one)."""
-        self.matchmaker = Matchmaker(self)
+        self.matchmaker = Matchmaker(self) if cluster is None else SharedMatchmaker(self, cluster)
         """The queues of people who want a rated game (``server/matchmaking.py``)."""
         self.rooms: dict[str, Room] = {}
         self.subscribers: dict[Viewer, int] = {}
@@ -129,7 +149,7 @@ class Lobby:
         online = self._online = self.online()
         if self.cluster is not None:
             tables += self.cluster.listed()
-            online += self.cluster.online()
+            online = self.cluster.online(online)  # each person once, on however many processes
         return LobbyList(tables=tables, online=online)
 
     def _listed(self) -> list[Room]:
@@ -305,8 +325,10 @@ class Lobby:
 
     def _open(self, game: str, options: object, seats: list[Seat], creator: Player,
               title: str, private: bool, settings: Settings | None = None,
-              rated: bool = False) -> Room:
-        if self.cluster is not None:
+              rated: bool = False, code: str | None = None) -> Room:
+        if code is not None:
+            pass  # claimed already (the cluster's shared queue: ``server/sharedqueue.py``)
+        elif self.cluster is not None:
             code = self.cluster.take_code(private)
         else:
             length = PRIVATE_CODE_LENGTH if private else CODE_LENGTH
@@ -329,7 +351,10 @@ class Lobby:
                     store=self.store, journal=self.journal, bots=self.bots,
                     on_change=self._changed, table=table,
                     reconnect_grace=self.timing.reconnect_grace, tutorial=tutorial,
-                    rated=rated, ratings=self.ratings)
+                    stall_warning=self.timing.stall_warning,
+                    stall_stand_in=self.timing.stall_stand_in,
+                    rated=rated, ratings=self.ratings, reaction_ms=self.timing.reaction_ms,
+                    limits=self.limits)
         self.rooms[code] = room
         self._changed(room)
         return room
@@ -465,6 +490,51 @@ class Lobby:
         """Whether the table ``code`` is live here."""
         return code in self.rooms
 
+    def waiting(self, node: str) -> dict[str, bytes]:
+        """The tables here that wait for their players (not tutorials), each as another
+        process would make it again (``server/cluster.py``, ``WaitingTable``), by code."""
+        from zackzack.server.cluster import WaitingSeat, WaitingTable
+
+        return {code: msgspec.json.encode(WaitingTable(
+            node=node, game=room.rules.INFO.name, options=room.options_json,
+            seats=[WaitingSeat(seat.kind.value, seat.player.id if seat.player else None,
+                               seat.bot, seat.ready) for seat in room.seats],
+            creator=room.creator.id, title=room.title, private=room.private, rated=room.rated,
+            compensation_ms=room.table.settings.compensation_ms))
+            for code, room in self.rooms.items()
+            if room.phase is Phase.WAITING and not room.tutorial and not room.closed}
+
+    def revive(self, code: str, text: str) -> bool:
+        """Make the waiting table ``code`` again from its description (its process is gone):
+        the same seats, people and options; its people find it here when they come back."""
+        from zackzack.server.cluster import WaitingTable
+
+        if code in self.rooms:
+            return True
+        described = msgspec.json.decode(text, type=WaitingTable)
+        rules = GAMES[described.game]
+        options = rules.parse_options(described.options)
+        seats = [self._seat(seat) for seat in described.seats]
+        creator = self.players(described.creator) or next(
+            (seat.player for seat in seats if seat.player is not None), None)
+        if creator is None:
+            return False  # nobody's table: nobody would come back to it
+        settings = msgspec.structs.replace(self.settings,
+                                           compensation_ms=described.compensation_ms)
+        self._room(code, described.game, options, seats, creator, described.title,
+                   described.private, settings=settings, rated=described.rated)
+        event("table_recreated", code=code, node=described.node,
+              seats=[seat.kind.value for seat in seats])
+        return True
+
+    def _seat(self, seat: WaitingSeat) -> Seat:
+        """A waiting table's seat as its description has it (a person no longer known:
+        open)."""
+        if seat.kind == SeatKind.BOT.value and seat.bot is not None:
+            return Seat(SeatKind.BOT, bot=seat.bot)
+        person = self.players(seat.player) if seat.player is not None else None
+        return Seat() if person is None else Seat(SeatKind.HUMAN, person, ready=seat.ready)
+
     def unfinished(self, code: str | None = None) -> dict[str, str]:
         """The matches the store has as playing (or table ``code``'s): match id by code."""
         return self.store.playing(code)
@@ -495,6 +565,16 @@ class Lobby:
             room.release(None)
             event("table_lost", code=code, match=room.match_id, reason=reason)
             self._changed(room)
+
+    def _store_behind(self) -> None:
+        """The store fell behind or caught up: every room with a match pauses or goes on."""
+        behind = self.journal.behind
+        for room in list(self.rooms.values()):
+            try:
+                room.store_behind(behind)
+            except Exception:  # one bad room must not keep the others paused
+                log.exception("table %s: pausing or resuming for the store failed", room.code)
+        self.on_store(behind)
 
     def _fenced(self, match_ids: frozenset[str]) -> None:
         self.lost([room.code for room in self.rooms.values() if room.match_id in match_ids],

@@ -22,10 +22,11 @@ EVENTS = logging.getLogger("zackzack.events")
 EVENTS.setLevel(logging.INFO)
 
 
-def event(name: str, **fields: Any) -> None:
-    """Log the event ``name`` with ``fields`` (plain JSON values) as one line."""
-    if EVENTS.isEnabledFor(logging.INFO):
-        EVENTS.info(name, extra={"fields": fields})
+def event(name: str, level: int = logging.INFO, /, **fields: Any) -> None:
+    """Log the event ``name`` with ``fields`` (plain JSON values) as one line (``level``:
+    ``logging.ERROR`` for what an operator should be alerted to)."""
+    if EVENTS.isEnabledFor(level):
+        EVENTS.log(level, name, extra={"fields": fields})
 
 
 class JsonLines(logging.Formatter):
@@ -55,9 +56,16 @@ def json_handler(stream: IO[str] | None = None) -> logging.Handler:
 
 
 def setup(stream: IO[str] | None = None) -> None:
-    """Send the server's own logs (``zackzack.*``) as JSON lines to ``stream``, once."""
+    """Send the server's own logs (``zackzack.*``), and uvicorn's and asyncio's warnings and
+    errors, as JSON lines to ``stream``, once."""
     root = logging.getLogger("zackzack")
     if not any(isinstance(h.formatter, JsonLines) for h in root.handlers):
         root.addHandler(json_handler(stream))
         root.setLevel(logging.INFO)
         root.propagate = False
+    for name in ("uvicorn", "asyncio"):  # their errors (a bad frame, a lost task) too
+        other = logging.getLogger(name)
+        if not any(isinstance(h.formatter, JsonLines) for h in other.handlers):
+            other.addHandler(json_handler(stream))
+            other.setLevel(logging.WARNING)
+            other.propagate = False

@@ -20,7 +20,7 @@ import logging
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from zackzack.clock import Timer
 from zackzack.games import GAMES
@@ -82,21 +82,37 @@ class Entry:
         return window(now - self.since)
 
 
-def fits(group: Sequence[Entry], now: float) -> bool:
+class Waiter(Protocol):
+    """Someone in a queue as the pairing sees them (an ``Entry``, or a ticket of the cluster's
+    shared queue: ``server/sharedqueue.py``)."""
+
+    @property
+    def rating(self) -> int: ...
+    @property
+    def since(self) -> float: ...
+    @property
+    def seq(self) -> int: ...
+    def window(self, now: float) -> int: ...
+
+
+W = TypeVar("W", bound=Waiter)
+
+
+def fits(group: Sequence[Waiter], now: float) -> bool:
     """Whether every rating of ``group`` lies within every member's window at ``now``: the
     spread (highest minus lowest) is at most the narrowest window."""
     ratings = [entry.rating for entry in group]
     return max(ratings) - min(ratings) <= min(entry.window(now) for entry in group)
 
 
-def groups(waiting: Iterable[Entry], size: int, now: float) -> list[list[Entry]]:
+def groups(waiting: Iterable[W], size: int, now: float) -> list[list[W]]:
     """The groups of ``size`` that form at ``now`` among ``waiting`` (one queue): for each
     person, longest-waiting first, the closest ratings within their window that ``fit``
     together (nearest first; ties: longest-waiting first). Nobody is in two groups."""
     order = sorted(waiting, key=lambda e: (e.since, e.seq))
     free = sorted(order, key=lambda e: (e.rating, e.since, e.seq))
     keys = [entry.rating for entry in free]
-    formed: list[list[Entry]] = []
+    formed: list[list[W]] = []
     taken: set[int] = set()
     for anchor in order:
         if anchor.seq in taken:
@@ -144,22 +160,8 @@ class Matchmaker:
     def seek(self, seeker: Seeker, game: str, players: int) -> None:
         """Queue ``seeker``'s player for a rated ``game`` of ``players`` people (moving them
         from the queue they were in); they are told at once, then matched when they can be."""
-        rules = GAMES.get(game)
-        if rules is None:
-            raise ProtocolError("no_such_game", f"there is no game {game!r}; choose one of "
-                                f"{', '.join(GAMES)}")
-        try:
-            options = rules.parse_options({"players": players})
-        except OptionsError as error:
-            raise ProtocolError("bad_options", str(error)) from None
-        problem = rated_options_problem(game, rules.options_to_json(options))
-        if problem is not None:
-            raise ProtocolError("bad_options", problem)
+        self._check(seeker, game, players)
         player = seeker.player
-        if self.lobby.playing(player):
-            raise ProtocolError("playing_elsewhere", "you are playing a match: finish it "
-                                "first (a new one would leave your seat to a stand-in)")
-        self.lobby._check_quota(player)
         clock = self.lobby.clock
         old = self.entries.pop(player.id, None)
         if old is not None and old.seeker is not seeker:
@@ -180,6 +182,25 @@ class Matchmaker:
         if old is not None and not same:
             self._update(old.game, old.players)
         self._tick_later()
+
+    def _check(self, seeker: Seeker, game: str, players: int) -> None:
+        """Raise the ``ProtocolError`` that refuses this ``seek``, if any."""
+        rules = GAMES.get(game)
+        if rules is None:
+            raise ProtocolError("no_such_game", f"there is no game {game!r}; choose one of "
+                                f"{', '.join(GAMES)}")
+        try:
+            options = rules.parse_options({"players": players})
+        except OptionsError as error:
+            raise ProtocolError("bad_options", str(error)) from None
+        problem = rated_options_problem(game, rules.options_to_json(options))
+        if problem is not None:
+            raise ProtocolError("bad_options", problem)
+        player = seeker.player
+        if self.lobby.playing(player):
+            raise ProtocolError("playing_elsewhere", "you are playing a match: finish it "
+                                "first (a new one would leave your seat to a stand-in)")
+        self.lobby._check_quota(player)
 
     def unseek(self, seeker: Seeker) -> bool:
         """Take ``seeker`` out of its queue (answering ``unqueued``); whether it was in one."""

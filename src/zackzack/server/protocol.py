@@ -268,6 +268,9 @@ class SeatInfo(Struct, frozen=True):
     """A person's rating in the table's game (``zackzack.ratings.shown``; ``None``: a bot)."""
     provisional: bool = False
     """The rating is still uncertain: shown with "?"."""
+    stand_in_at: int | None = None
+    """While the round waits on this seat's person and they are warned (``docs/rules.md``,
+    *A round always ends*): the table time (ms) at which a stand-in plays the seat."""
 
 
 LobbyOptions = dict[str, bool | int | float]
@@ -384,6 +387,17 @@ class Moved(_Out, tag="moved", frozen=True):
     url: str | None = None
 
 
+class Notice(_Out, tag="notice", frozen=True):
+    """Something about the whole server that its clients should show (``code``: a word of the
+    catalogue, ``err_<code>``): ``store_unavailable``, the server cannot store games right
+    now (since ``since``, wall ms): every running table stands paused and nothing more is
+    told until it is stored; ``store_back``, it can again and the tables go on by themselves
+    (3-2-1). Sent ahead of everything else still waiting."""
+
+    code: str
+    since: int | None = None
+
+
 class RematchOffer(_Out, tag="rematch", frozen=True):
     """Someone asked for a rematch of ``previous``: your seat is waiting at table ``code``."""
 
@@ -429,7 +443,7 @@ class Unqueued(_Out, tag="unqueued", frozen=True):
 
 
 ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer \
-    | Pong | Probe | Queue | Unqueued | Moved
+    | Pong | Probe | Queue | Unqueued | Moved | Notice
 
 
 # Coding ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ to the store as it happens: each action as it arrives, each result before anyone
 from __future__ import annotations
 
 import enum
+import logging
 import random
 import secrets
 from collections.abc import Callable
@@ -22,11 +23,20 @@ from zackzack.games import entry
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, plain
 from zackzack.games.errors import BadAction, IllegalAction, TooLate
 from zackzack.matchlog import MatchLog
-from zackzack.race import Arbiter, ArbitratedLink, Outcome, Wire
+from zackzack.race import (
+    REACTION_MS,
+    Arbiter,
+    ArbitratedLink,
+    Ledger,
+    Outcome,
+    Sightings,
+    Wire,
+)
 from zackzack.ratings import match_changes, places
 from zackzack.replay import replay, table_log
 from zackzack.server.identity import Player
-from zackzack.server.journal import Journal
+from zackzack.server.journal import Journal, Write
+from zackzack.server.limits import Limits, TokenBucket
 from zackzack.server.logs import event
 from zackzack.server.protocol import (
     Ack,
@@ -43,8 +53,17 @@ from zackzack.server.protocol import (
 from zackzack.server.ratingbook import RatingBook
 from zackzack.server.tutorial import TUTOR, Tutor
 from zackzack.stats import match_stats, stats_json
-from zackzack.store import Fenced, MatchStart, RoundRecord, SeatRecord, Status, Store
-from zackzack.table import Entry, MatchEnded, Phase, Resumed, RoundScored, Settings, Table
+from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
+from zackzack.table import (
+    Entry,
+    MatchEnded,
+    Penalised,
+    Phase,
+    Resumed,
+    RoundScored,
+    Settings,
+    Table,
+)
 
 LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
                           "resumed"})
@@ -61,8 +80,20 @@ STAND_IN_AFTER = 20.0
 """Seconds a person's seat may stay empty in a running match before a bot plays it."""
 STAND_IN_BOT = "normal"
 """The bot that plays a seat while its person is away."""
+STALL_WARNING = 15.0
+"""Seconds a running round may stand still (no accepted action, no automatic step) while it
+waits on a present person who could act, before they are warned: three times the slowest
+bot's thinking, far beyond a person's (``docs/rules.md``, *Eine Runde endet immer*)."""
+STALL_STAND_IN = 10.0
+"""Seconds from that warning until a stand-in plays their seat (until they act again): 25 s
+in all, so that no round stands still for longer than about 30 s."""
 ANSWERS_KEPT = 1024
-"""How many answers to actions with an id a room remembers (for retries)."""
+"""How many answers to actions with an id a room remembers per seat (for retries)."""
+TABLE_BURST = 20
+"""``table`` messages a room sends each viewer at once when it changes (seats, readiness,
+viewers, names); beyond them the changes are coalesced: one message every ``TABLE_EVERY``
+seconds at most carries them all."""
+TABLE_EVERY = 0.25
 
 
 class Viewer(Protocol):
@@ -127,8 +158,10 @@ class Room:
                  store: Store, journal: Journal, bots: BotMaker,
                  on_change: Callable[[Room], object], table: Table | None = None,
                  stand_in_after: float = STAND_IN_AFTER,
+                 stall_warning: float = STALL_WARNING, stall_stand_in: float = STALL_STAND_IN,
                  reconnect_grace: float = RECONNECT_GRACE, tutorial: bool = False,
-                 rated: bool = False, ratings: RatingBook | None = None) -> None:
+                 rated: bool = False, ratings: RatingBook | None = None,
+                 reaction_ms: int = REACTION_MS, limits: Limits | None = None) -> None:
         self.code, self.rules, self.options, self.title = code, rules, options, title
         self.tutorial = tutorial
         """A tutorial table (``server/tutorial.py``): never stored, no rematch."""
@@ -142,6 +175,9 @@ class Room:
                           settings=settings)
         self.table = table
         self.arbiter = Arbiter(table)
+        self._ledgers = [Ledger(Sightings(window_ms=reaction_ms)) for _ in seats]
+        """What each seat was shown and its lag credit: the seat's, not a connection's, so
+        that a new connection starts with what the seat had (``docs/fairness.md``)."""
         self.options_json = rules.options_to_json(options)
         """The options as JSON (they never change), as ``table`` messages carry them."""
         self.lobby_options = lobby_options(self.options_json)
@@ -171,12 +207,36 @@ class Room:
         """Bots playing the seats of people who are away, by seat."""
         self._away: dict[int, Timer] = {}
         """When each empty person's seat gets its stand-in."""
+        self.stall_warning, self.stall_stand_in = stall_warning, stall_stand_in
+        self._still_since = clock.time()
+        """When the table last moved: an accepted action, an automatic step, a new phase."""
+        self._stall: Timer | None = None
+        """The one timer of the idle rule (``_stalled``), armed while it may have work."""
+        self._warned: dict[int, float] = {}
+        """Seats warned that the table waits on them, with when their stand-in comes."""
+        self._idle: set[int] = set()
+        """Seats played by a stand-in because their (present) person did not act."""
+        self._back: dict[int, float] = {}
+        """When each seat's person last took the seat back from such a stand-in."""
         self.reconnect_grace = reconnect_grace
         self._leaving: dict[Player, Timer] = {}
         """People whose last connection here dropped less than ``reconnect_grace`` ago (they
         still count as there), with the timer that ends it."""
-        self._answers: dict[tuple[str, str], _Answer] = {}
-        """The answers to actions with an id, by (player, id), oldest first."""
+        self._answers: list[dict[tuple[str, str], _Answer]] = [{} for _ in seats]
+        """Per seat, the answers to its actions with an id, by (player, id), oldest first
+        (a watcher's actions are never remembered: they cannot push a seat's out)."""
+        limits = limits or Limits()
+        self._actions = [TokenBucket(limits.actions_per_seat_rate, limits.actions_per_seat,
+                                     clock.time) for _ in seats] \
+            if limits.actions_per_seat else []
+        """What each seat may send, from all its person's connections together: actions
+        beyond it never reach the table nor the store (``Limits.actions_per_seat``)."""
+        self._broadcasts = TokenBucket(1 / TABLE_EVERY, TABLE_BURST, clock.time)
+        self._table_due: Timer | None = None
+        """The coalesced ``table`` message to every viewer, when one is due (``changed``)."""
+        self.store_waiting = False
+        """The store cannot take this table's writes now: the table stands paused, and its
+        viewers were told why (``store_behind``)."""
 
     # Looking -----------------------------------------------------------------------------
 
@@ -204,6 +264,8 @@ class Room:
                 kind=seat.kind.value, name=seat.name,
                 player=seat.player.id if seat.player else None,
                 bot=STAND_IN_BOT if index in self._stand_ins else seat.bot,
+                stand_in_at=None if index not in self._warned else self.table.time_ms()
+                + max(0, round((self._warned[index] - self.clock.time()) * 1000)),
                 connected=seat.kind is SeatKind.BOT or seat.player in present,
                 ready=seat.kind is SeatKind.BOT or seat.ready,
                 lag=present.get(seat.player) if seat.player is not None else None,
@@ -258,7 +320,9 @@ class Room:
             return
         versions, now = self.rules.versions(self.table.match.round), self.table.time_ms()
         for viewer in viewers:
-            viewer.wire.sightings.note(versions, now)
+            index = self.seat_of(viewer.player)
+            if index is not None:
+                self._ledgers[index].sightings.note(versions, now)
 
     def lag_measured(self, viewer: Viewer, quality: str | None) -> None:
         """``viewer``'s lag was measured again; ``quality`` is what it was shown as before."""
@@ -273,9 +337,8 @@ class Room:
         """Tell the arbiter how far seat ``index`` is: the farthest of its person's connections
         here, since any of them may act (none: nothing to wait for)."""
         player = self.seats[index].player
-        floors = [v.wire.stats.floor for v in self.viewers if v.player is player and
-                  v.wire.stats.samples]
-        self.arbiter.set_reach(index, max(floors, default=0))
+        self.arbiter.set_reach(index, max(
+            (v.wire.lag for v in self.viewers if v.player is player), default=0))
 
     # Coming and going ----------------------------------------------------------------------
 
@@ -294,7 +357,10 @@ class Room:
             self._reach(index)
         self._stand_in_or_not()  # a returning person's stand-in leaves before anyone is told
         self.changed()
+        if self._table_due is not None:  # the others' message waits; the newcomer's cannot
+            viewer.send(encode(self.state_for(viewer)))
         self._pause_or_resume()
+        self._watch()
         return True
 
     def detach(self, viewer: Viewer) -> None:
@@ -347,10 +413,22 @@ class Room:
         if self._stand_in_or_not():
             self.changed()
         if self.phase is Phase.PAUSED:
-            if not self.people_away():
+            if not self.people_away() and not self.store_waiting:
                 self.table.resume(RESUME_MS)
-        elif self.phase in RUNNING and self.people_away():
+        elif self.phase in RUNNING and (self.people_away() or self.store_waiting):
             self.table.pause()
+
+    def store_behind(self, behind: bool) -> None:
+        """The store cannot take writes (``behind``), or can again: a running match pauses
+        (its people are told why by a ``notice`` to every connection: ``server/app.py``); it
+        goes on by itself (3-2-1) once everything is stored."""
+        if self.closed or self.match_id is None or behind == self.store_waiting:
+            return
+        self.store_waiting = behind
+        event("table_store_wait" if behind else "table_store_back", code=self.code,
+              match=self.match_id, phase=self.phase.value)
+        if self.phase is not Phase.OVER:
+            self._pause_or_resume()
 
     def _stand_in_or_not(self) -> bool:
         """A bot plays the seat of a person away longer than ``stand_in_after``, until they
@@ -359,6 +437,8 @@ class Room:
         present = {viewer.player for viewer in self.viewers}  # 20 s from the drop, grace or not
         running = self.phase in (*RUNNING, Phase.PAUSED)
         for index, seat in enumerate(self.seats):
+            if index in self._idle and running:
+                continue  # it plays until its person acts (``_take_back``), here or not
             if seat.player is not None and running and seat.player not in present:
                 if index not in self._stand_ins and index not in self._away:
                     self._away[index] = self.clock.call_at(
@@ -367,6 +447,7 @@ class Room:
             timer = self._away.pop(index, None)
             if timer is not None:
                 timer.cancel()
+            self._idle.discard(index)
             stand_in = self._stand_ins.pop(index, None)
             if stand_in is not None:
                 stand_in.stop()
@@ -374,16 +455,97 @@ class Room:
                 left = True
         return left
 
-    def _stand_in(self, index: int) -> None:
-        """The seat's person stayed away: a bot plays for them."""
+    def _stand_in(self, index: int, why: str = "away") -> None:
+        """The seat's person stayed away (``why`` ``"away"``) or let the table wait on them
+        (``"idle"``): a bot plays for them."""
         self._away.pop(index, None)
-        if self.closed or self.phase not in (*RUNNING, Phase.PAUSED):
+        if self.closed or self.phase not in (*RUNNING, Phase.PAUSED) or index in self._stand_ins:
             return
         rng = random.Random(secrets.randbits(64))
         self._stand_ins[index] = self.bots.make(self.table, index, STAND_IN_BOT, rng,
                                                 ArbitratedLink(self.arbiter, index))
-        event("stand_in", code=self.code, seat=index, bot=STAND_IN_BOT)
+        if why == "idle":
+            self._idle.add(index)
+        event("stand_in", code=self.code, seat=index, bot=STAND_IN_BOT, why=why)
         self.changed()
+
+    # The idle rule: a round always ends (docs/rules.md) ------------------------------------
+
+    def _moved(self) -> None:
+        """The table moved (an accepted action, an automatic step, a new phase): it waits on
+        nobody now; warnings shown are over."""
+        self._still_since = self.clock.time()
+        if self._warned:
+            self._warned.clear()
+            self.changed()
+        self._watch()
+
+    def _watch(self) -> None:
+        """Arm the idle rule's timer if it is not armed: it finds its own next moment."""
+        if self._stall is None and not self.closed and not self.tutorial and self.people():
+            self._stall = self.clock.call_at(
+                max(self.clock.time(), self._still_since + self.stall_warning), self._stalled)
+
+    def _waited_on(self) -> set[int]:
+        """The seats the round waits on: a present person's, with no stand-in, that could act
+        while nothing is due by itself (no automatic step is pending: the rules' ``pending``
+        is ``None`` exactly while some seat has a legal action)."""
+        table = self.table
+        if table.phase is not Phase.PLAYING or table.countdown is not None:
+            return set()
+        present = {viewer.player for viewer in self.viewers}
+        state, legal = table.match.round, self.rules.legal_actions
+        return {index for index, seat in enumerate(self.seats)
+                if seat.player is not None and seat.player in present
+                and index not in self._stand_ins and legal(state, index)}
+
+    def _stalled(self) -> None:
+        """The round may have stood still long enough: warn whom it waits on, seat stand-ins
+        for those warned long enough ago, and arm the timer for the next moment."""
+        self._stall = None
+        if self.closed or self.phase in (Phase.WAITING, Phase.OVER):
+            return
+        now = self.clock.time() + 1e-6
+        waiting = self._waited_on()
+        told = False
+        for index, at in list(self._warned.items()):
+            if index not in waiting:
+                del self._warned[index]
+                told = True
+            elif at <= now:
+                del self._warned[index]
+                self._stand_in(index, "idle")  # which tells everyone
+        nexts = list(self._warned.values())
+        for index, seat in enumerate(self.seats):
+            if seat.player is None or index in self._stand_ins or index in self._warned:
+                continue
+            due = max(self._still_since, self._back.get(index, 0.0)) + self.stall_warning
+            if due > now:
+                nexts.append(due)
+            elif index in waiting:
+                self._warned[index] = at = self.clock.time() + self.stall_stand_in
+                nexts.append(at)
+                event("idle_warning", code=self.code, seat=index,
+                      stand_in_in=self.stall_stand_in)
+                told = True
+        if told:
+            self.changed()
+        if nexts and not self.closed:
+            self._stall = self.clock.call_at(min(nexts), self._stalled)
+
+    def _take_back(self, index: int) -> None:
+        """Seat ``index``'s person acts: a stand-in that played for them because they let the
+        table wait leaves (the action goes on to the table)."""
+        if index not in self._idle:
+            return
+        self._idle.discard(index)
+        self._back[index] = self.clock.time()
+        stand_in = self._stand_ins.pop(index, None)
+        if stand_in is not None:
+            stand_in.stop()
+            event("stand_in_left", code=self.code, seat=index, why="acted")
+        self.changed()
+        self._watch()
 
     def join(self, viewer: Viewer, index: int | None) -> None:
         """Seat ``viewer``'s player (back in their own seat if they have one) and show them;
@@ -464,18 +626,27 @@ class Room:
             self.changed()
             raise ProtocolError("not_ready", "seats " + ", ".join(map(str, waiting))
                                 + " are open or not ready")
-        self.start_bots()
-        self._stand_in_or_not()
         at = self.table.time_ms()
         if not self.tutorial:  # a tutorial is no match: without a match id nothing is stored
-            self.match_id = secrets.token_urlsafe(8)
-            self.store.begin_match(MatchStart(
-                id=self.match_id, code=self.code, game=self.rules.INFO.name, title=self.title,
-                options=self.rules.options_to_json(self.options),
-                settings=plain(self.table.settings), seed=self.table.seed,
-                deal=self.table.first_deal, seats=self.seat_records(), private=self.private,
-                start_ms=at, rated=self.rated))
+            match_id = secrets.token_urlsafe(8)
+            try:
+                if self.journal.behind:
+                    raise RuntimeError("the store is behind")
+                self.store.begin_match(MatchStart(
+                    id=match_id, code=self.code, game=self.rules.INFO.name, title=self.title,
+                    options=self.rules.options_to_json(self.options),
+                    settings=plain(self.table.settings), seed=self.table.seed,
+                    deal=self.table.first_deal, seats=self.seat_records(),
+                    private=self.private, start_ms=at, rated=self.rated))
+            except Exception as error:
+                event("match_not_started", logging.ERROR, code=self.code,
+                      reason=" ".join(str(error).split())[:300])
+                raise ProtocolError("store_unavailable", "the server cannot store matches "
+                                    "right now; try again in a moment") from None
+            self.match_id = match_id
             self.journal.own(self.match_id, 0)
+        self.start_bots()
+        self._stand_in_or_not()
         self.started_at = at
         self.table.start(at=at)
         event("match_started", code=self.code, match=self.match_id, game=self.rules.INFO.name)
@@ -529,20 +700,29 @@ class Room:
         once the arbiter has decided (at once, or after the decision window). An action
         with an ``act_id`` this player used before is not applied again: it gets the first
         answer (with its own ``ref``)."""
-        if act_id is not None:
-            key = (viewer.player.id, act_id)
-            known = self._answers.get(key)
-            if known is not None:
-                known.join(ref, answer)
-                return
-            known = self._answers[key] = _Answer()
-            if len(self._answers) > ANSWERS_KEPT:
-                del self._answers[next(iter(self._answers))]
-            answer = known.first(answer)
         index = self.seat_of(viewer.player)
         if index is None:
             answer(Ack(ref=ref, ok=False, code="not_seated", reason="you are watching"))
             return
+        if act_id is not None:
+            key, answers = (viewer.player.id, act_id), self._answers[index]
+            known = answers.get(key)
+            if known is not None:
+                known.join(ref, answer)
+                return
+            if self._actions and not self._actions[index].take():
+                answer(Ack(ref=ref, ok=False, code="rate_limited",
+                           reason="too many actions from your seat; this one was dropped"))
+                return
+            known = answers[key] = _Answer()
+            if len(answers) > ANSWERS_KEPT:
+                del answers[next(iter(answers))]
+            answer = known.first(answer)
+        elif self._actions and not self._actions[index].take():
+            answer(Ack(ref=ref, ok=False, code="rate_limited",
+                       reason="too many actions from your seat; this one was dropped"))
+            return
+        self._take_back(index)
         if self.phase is Phase.WAITING:
             answer(Ack(ref=ref, ok=False, code="not_playing",
                        reason="the match has not started"))
@@ -552,7 +732,8 @@ class Room:
         except BadAction as error:
             answer(Ack(ref=ref, ok=False, code=error.code, reason=str(error)))
             return
-        admitted = viewer.wire.admit(action, self.table.time_ms(), self.table.settings)
+        admitted = viewer.wire.admit(action, self.table.time_ms(), self.table.settings,
+                                     self._ledgers[index])
         self.arbiter.submit(index, admitted.action, admitted.credit,
                             partial(self._answer, ref, answer), admitted.newest)
 
@@ -574,15 +755,14 @@ class Room:
         """Store a round's (and the match's) result before the table tells anyone."""
         if self.match_id is None or self.closed:
             return
-        self.journal.flush()  # the actions first: a stored result always has its whole log
-        if self.closed:  # taken over elsewhere meanwhile (the flush was fenced)
-            return
-        try:
-            self._store_round(result, tuple(table.match.totals))
-            if final is not None:
-                self._store_end(final)
-        except Fenced as lost:
-            self.journal.lose(lost.match_ids)
+        # Queued behind the actions (a stored result always has its whole log) and stored
+        # now; if the store cannot take it, the journal keeps it and tries again, and nothing
+        # is told to anyone meanwhile (the connections wait for the journal).
+        totals = tuple(table.match.totals)
+        self.journal.write(Write(self.match_id, "round", partial(
+            self._store_round, result, totals)))
+        if final is not None and not self.closed:  # (closed: the match was taken over)
+            self.journal.write(self._end_write(final))
 
     def _store_round(self, result: RoundResult, totals: tuple[int, ...]) -> None:
         assert self.match_id is not None
@@ -593,25 +773,42 @@ class Room:
     def _store_end(self, final: MatchResult) -> None:
         """The match is over: store its result, how each seat played and what it did to
         the ratings, in one transaction; then keep the rating book in step."""
-        assert self.match_id is not None
+        write = self._end_write(final)
+        write.store()
+        write.then()
+
+    def _end_write(self, final: MatchResult) -> Write:
+        """The write of the match's end (``_store_end``), to store now or to try again."""
+        match_id = self.match_id
+        assert match_id is not None
         self._note_stats()
         result = plain(final)
         abandoned = sorted(i for i in self._stand_ins if self.seats[i].player is not None)
         placed = places(result, len(self.seats), abandoned)
-        game, now = self.rules.INFO.name, int(self.store.wall() * 1000)
-        self.ratings.fresh(seat.player.id for seat in self.seats if seat.player is not None)
-        changes = [] if placed is None else match_changes(
-            game, [(s.player.id if s.player else None, s.bot) for s in self.seats], placed,
-            rated=self.rated, options=self.options_json,
-            current=lambda player, pool: self.ratings.current(player, pool, game, now))
-        self.store.finish_match(self.match_id, Status.OVER, self.table.now, result,
-                                stats=self.stats, abandoned=abandoned, rated=changes, at=now,
-                                epoch=self.journal.epoch(self.match_id))
-        self.ratings.applied(changes, now)
-        self.journal.done(self.match_id)
-        event("match_stored", code=self.code, match=self.match_id, status="over",
-              actions=self.entries, rounds=len(self.table.match.results),
-              rated=len(changes), abandoned=abandoned)
+        game, end_ms = self.rules.INFO.name, self.table.now
+        done: list[tuple[list[Any], int]] = []
+
+        def store() -> None:
+            now = int(self.store.wall() * 1000)
+            self.ratings.fresh(seat.player.id for seat in self.seats if seat.player is not None)
+            changes = [] if placed is None else match_changes(
+                game, [(s.player.id if s.player else None, s.bot) for s in self.seats], placed,
+                rated=self.rated, options=self.options_json,
+                current=lambda player, pool: self.ratings.current(player, pool, game, now))
+            self.store.finish_match(match_id, Status.OVER, end_ms, result,
+                                    stats=self.stats, abandoned=abandoned, rated=changes,
+                                    at=now, epoch=self.journal.epoch(match_id))
+            done.append((changes, now))
+
+        def then() -> None:
+            changes, now = done[-1]
+            self.ratings.applied(changes, now)
+            self.journal.done(match_id)
+            event("match_stored", code=self.code, match=match_id, status="over",
+                  actions=self.entries, rounds=len(self.table.match.results),
+                  rated=len(changes), abandoned=abandoned)
+
+        return Write(match_id, "end", store, then)
 
     def _on_events(self, seat: int | None, events: list[Event]) -> None:
         """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
@@ -619,6 +816,8 @@ class Room:
             return
         ended = False
         if seat is None:
+            if not all(type(event) is Penalised for event in events):
+                self._moved()
             if any(isinstance(event, MatchEnded) for event in events):
                 self.over_since = self.clock.time()
                 self.stop_bots()
@@ -648,12 +847,29 @@ class Room:
     # Changes and the end -------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Seats, readiness or viewers changed: tell every viewer and the lobby."""
+        """Seats, readiness or viewers changed: tell every viewer and the lobby. Beyond
+        ``TABLE_BURST`` changes at once the viewers' ``table`` messages are coalesced (one
+        every ``TABLE_EVERY`` seconds, built when it is sent), so that nobody's watching,
+        joining or renaming in a loop floods the others."""
         if self.closed:
             return
+        if self._table_due is None:
+            if self._broadcasts.take():
+                self._send_tables()
+            else:
+                self._table_due = self.clock.call_at(
+                    self.clock.time() + self._broadcasts.wait(), self._coalesced)
+        self._tell_lobby()
+
+    def _coalesced(self) -> None:
+        self._table_due = None
+        if not self.closed:
+            self._broadcasts.take()
+            self._send_tables()
+
+    def _send_tables(self) -> None:
         for viewer in list(self.viewers):
             viewer.send(encode(self.state_for(viewer)))
-        self._tell_lobby()
 
     def stop_bots(self) -> None:
         """Stop every bot at the table, stand-ins too."""
@@ -664,32 +880,39 @@ class Room:
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        self._idle.clear()
+        self._warned.clear()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
 
     def close(self) -> None:
         """Close the room: bots stop, a running match is stored as abandoned, viewers leave."""
         if self.closed:
             return
         self.stop_bots()
+        if self._table_due is not None:
+            self._table_due.cancel()
         for timer in self._leaving.values():
             timer.cancel()
         self._leaving.clear()
         if self.match_id is not None and self.phase is not Phase.OVER:
             self.journal.flush()
             if not self.closed:  # not taken over meanwhile
-                try:
-                    self.store.finish_match(self.match_id, Status.ABANDONED,
-                                            self.table.time_ms(), None,
-                                            epoch=self.journal.epoch(self.match_id))
-                    self.journal.done(self.match_id)
-                    event("match_stored", code=self.code, match=self.match_id,
-                          status="abandoned", actions=self.entries,
-                          rounds=len(self.table.match.results))
-                except Fenced as lost:
-                    self.journal.lose(lost.match_ids)
+                match_id, end_ms = self.match_id, self.table.time_ms()
+                self.journal.write(Write(match_id, "abandoned", lambda: self.store.finish_match(
+                    match_id, Status.ABANDONED, end_ms, None,
+                    epoch=self.journal.epoch(match_id)), partial(self._abandoned, match_id)))
         self.closed = True
         for viewer in list(self.viewers):
             viewer.moved_out(self)
         self.viewers.clear()
+
+    def _abandoned(self, match_id: str) -> None:
+        """The match is stored as abandoned."""
+        self.journal.done(match_id)
+        event("match_stored", code=self.code, match=match_id, status="abandoned",
+              actions=self.entries, rounds=len(self.table.match.results))
 
     def release(self, url: str | None) -> None:
         """Another process has the table now: stop at once, write nothing, and send every
@@ -698,6 +921,8 @@ class Room:
             return
         self.closed = self.released = True
         self.stop_bots()
+        if self._table_due is not None:
+            self._table_due.cancel()
         for timer in self._leaving.values():
             timer.cancel()
         self._leaving.clear()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from zackzack.clock import Timer
-from zackzack.race import PROBE_EVERY_S, Sightings, Wire
+from zackzack.race import PROBE_EVERY_S, Wire
 from zackzack.server.identity import Identities, Player, token_hash
 from zackzack.server.lobby import Lobby
 from zackzack.server.protocol import (
@@ -65,8 +65,12 @@ class Session:
 
     def __init__(self, lobby: Lobby, identities: Identities, origin: str,
                  send: Callable[[str], object],
-                 restart: Callable[[str], object] | None = None) -> None:
+                 restart: Callable[[str], object] | None = None,
+                 transport_rtt: Callable[[], float | None] = lambda: None) -> None:
         self.lobby, self.identities = lobby, identities
+        self._transport_rtt = transport_rtt
+        """The round trip the connection's transport measures now, in ms (``None``: unknown;
+        ``zackzack.server.transport``): the bound on the lag a race credits."""
         self.origin = origin
         self._restart = restart or send
         """Send a text instead of everything not yet sent (``relocate``)."""
@@ -79,7 +83,7 @@ class Session:
         self.token_digest: str | None = None
         """The hash of the token this connection said hello with (a sign-out closes it)."""
         self.room: Room | None = None
-        self.wire = Wire(sightings=Sightings(window_ms=lobby.timing.reaction_ms))
+        self.wire = Wire()
         """This connection's lag and what it was sent when (``docs/fairness.md``)."""
         self._finding: set[asyncio.Task[None]] = set()
         """Looking for tables on other processes of the cluster."""
@@ -301,6 +305,7 @@ class Session:
         clock = self.lobby.clock
         self._probed += 1
         self._probes[self._probed] = clock.time()
+        self.wire.transport = self._transport_rtt()
         if len(self._probes) > 8:  # a client that stopped answering keeps only the newest
             del self._probes[min(self._probes)]
         self.reply(Probe(n=self._probed, rtt=self.wire.stats.rtt))

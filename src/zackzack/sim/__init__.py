@@ -37,7 +37,7 @@ from zackzack.games.base import Event
 from zackzack.race import Link
 from zackzack.sim import fast
 from zackzack.sim.fast import ACTIONS, STEPS
-from zackzack.sim.network import Network
+from zackzack.sim.network import Attack, Network
 from zackzack.table import RoundScored, Settings, Table
 
 __all__ = ["Config", "MatchRecord", "RoundRecord", "import_ray", "match_seed", "parse_bot",
@@ -57,7 +57,8 @@ class Config:
     ``matches`` plays exactly that many matches; ``rounds`` plays matches until at least that
     many rounds have been played (a tournament or Schnelllauf match has several). ``rtt``
     puts each seat at the end of a wire with that round trip in ms (``sim.network``);
-    ``compensation`` then credits their lag in close races (``docs/fairness.md``).
+    ``compensation`` then credits their lag in close races (``docs/fairness.md``), and
+    ``attacks`` (one per seat) has seats cheat on their wire (``sim.network.Attack``).
     """
 
     game: str
@@ -68,6 +69,7 @@ class Config:
     rounds: int | None = None
     rtt: tuple[int, ...] | None = None
     compensation: bool = True
+    attacks: tuple[Attack, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.options.players:
@@ -85,6 +87,11 @@ class Config:
                                  "name one per player")
             if not all(0 <= rtt <= 5000 for rtt in self.rtt):
                 raise ValueError("a round trip must be 0 to 5000 ms")
+        if self.attacks and (self.rtt is None or len(self.attacks) != len(self.bots)):
+            raise ValueError("attacks need a network (a round trip per seat) and one attack "
+                             "per seat")
+        if not all(0 <= attack.pong_delay_ms <= 5000 for attack in self.attacks):
+            raise ValueError("a pong delay must be 0 to 5000 ms")
 
 
 class RoundRecord(msgspec.Struct, frozen=True, gc=False):
@@ -175,7 +182,8 @@ def play_live(config: Config, index: int) -> tuple[MatchRecord, Table[Any, Any, 
     rng = random.Random(seed ^ 0x5EED)
     links: list[Link | None] = [None] * len(config.bots)
     if config.rtt is not None:
-        links = [*Network(table, config.rtt, random.Random(seed ^ 0x3E7)).links]
+        links = [*Network(table, config.rtt, random.Random(seed ^ 0x3E7),
+                          config.attacks).links]
     bots = [Bot(table, seat, spec, rng, links[seat]) for seat, spec in enumerate(config.bots)]
     table.start()
     clock.run(until=MAX_GAME_HOURS * 3600.0)  # the bots and the table stop at the match's end

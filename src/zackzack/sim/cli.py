@@ -26,9 +26,9 @@ from rich.table import Table
 from zackzack.bots import LEVELS, STRATEGIES, parse_bot
 from zackzack.games import REGISTRY, entry
 from zackzack.sim import Config, MatchRecord, import_ray, simulate
+from zackzack.sim.network import Attack
 from zackzack.sim.stats import summarise
 
-HELP = "let bots play many matches and print win rates, round lengths and misses"
 EPILOG = f"""\
 bots: LEVEL or LEVEL:STRATEGY, comma-separated, one per player (a single name seats it
 everywhere); levels {", ".join(LEVELS)}; strategies {", ".join(STRATEGIES)}.
@@ -83,6 +83,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "ms, in seat order (default: no network)")
     parser.add_argument("--no-compensation", action="store_true",
                         help="with --rtt: decide close races by arrival, not lag-corrected")
+    parser.add_argument("--pong-delay", metavar="MS,MS", help="with --rtt: each player "
+                        "answers the server's pings this many ms late, its cards on time (a "
+                        "cheat that tries to buy lag credit)")
+    parser.add_argument("--reconnect", metavar="SEAT,SEAT", help="with --rtt: these seats "
+                        "(from 0) open a new connection for every action (a cheat)")
     parser.add_argument("--seed", type=int, help="the same seed, the same results")
     parser.add_argument("--jobs", type=int, help="processes to use (default 1; with --ray: "
                         "every CPU of the Ray)")
@@ -143,7 +148,37 @@ def config_from_args(args: argparse.Namespace) -> Config:
     elif args.no_compensation:
         raise ValueError("--no-compensation needs --rtt: without a network there is no lag")
     return Config(args.game, options, tuple(bots), seed=seed, matches=args.matches,
-                  rounds=rounds, rtt=rtt, compensation=not args.no_compensation)
+                  rounds=rounds, rtt=rtt, compensation=not args.no_compensation,
+                  attacks=_attacks(args, options.players))
+
+
+def _attacks(args: argparse.Namespace, players: int) -> tuple[Attack, ...]:
+    """Each seat's cheat on its wire, from ``--pong-delay`` and ``--reconnect`` (none: ())."""
+    if args.pong_delay is None and args.reconnect is None:
+        return ()
+    if args.rtt is None:
+        raise ValueError("--pong-delay and --reconnect need --rtt: they cheat on a network")
+    delays = [0] * players
+    if args.pong_delay is not None:
+        try:
+            delays = [int(part) for part in args.pong_delay.split(",")]
+        except ValueError:
+            raise ValueError(f"--pong-delay {args.pong_delay!r}: give whole milliseconds, "
+                             "one per player, as in 200,0") from None
+        if len(delays) == 1:
+            delays *= players
+        if len(delays) != players:
+            raise ValueError(f"--pong-delay names {len(delays)} delays for {players} players")
+    again: set[int] = set()
+    if args.reconnect is not None:
+        try:
+            again = {int(part) for part in args.reconnect.split(",")}
+        except ValueError:
+            raise ValueError(f"--reconnect {args.reconnect!r}: give seat numbers from 0, as "
+                             "in 0 or 0,1") from None
+        if not again <= set(range(players)):
+            raise ValueError(f"--reconnect {args.reconnect!r}: seats are 0 to {players - 1}")
+    return tuple(Attack(delay, seat in again) for seat, delay in enumerate(delays))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -247,7 +282,9 @@ def render(summary: dict[str, Any]) -> Table:
     for seat in summary["seats"]:
         row = [str(seat["player"]), seat["bot"]]
         if network:
-            row.append(f"{seat['rtt_ms']} ms")
+            cheats = [f"pongs +{seat['pong_delay_ms']} ms"] if seat.get("pong_delay_ms") else []
+            cheats += ["reconnects"] if seat.get("reconnect") else []
+            row.append(" ".join([f"{seat['rtt_ms']} ms", *(f"({c})" for c in cheats)]))
         if several:
             row += _rate(seat["match_win_rate"], seat["match_win_ci95"])
         row += _rate(seat["round_win_rate"], seat["round_win_ci95"])

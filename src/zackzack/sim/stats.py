@@ -73,6 +73,8 @@ def summarise(config: Config, records: Sequence[MatchRecord]) -> dict[str, Any]:
             "too_late_per_round": sum(record.too_late[seat] for record in records) / n
             if n else 0.0,
             "rtt_ms": config.rtt[seat] if config.rtt is not None else None,
+            "pong_delay_ms": config.attacks[seat].pong_delay_ms if config.attacks else 0,
+            "reconnect": config.attacks[seat].reconnect if config.attacks else False,
         })
     nobody = sum(1 for r in rounds if r.winner is None)
     return {

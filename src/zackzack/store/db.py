@@ -17,13 +17,14 @@ opened.
 from __future__ import annotations
 
 import enum
+import functools
 import importlib.util
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 import platformdirs
 from alembic import command
@@ -52,7 +53,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import NullPool
 
 from zackzack.matchlog import MatchLog, log_data, parse_log
@@ -652,6 +653,27 @@ def _upsert(insert_of: Any) -> Any:
 _UPSERTS = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.insert)}
 
 
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+
+def _reconnecting(write: Callable[_P, _T]) -> Callable[_P, _T]:
+    """A write that is tried once more when its connection turned out dead (the database
+    restarted since its last use: the writer's connection is long-lived and not pinged);
+    the second try reconnects. Any other failure is the caller's (the journal retries)."""
+
+    @functools.wraps(write)
+    def again(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return write(*args, **kwargs)
+        except DBAPIError as error:
+            if not error.connection_invalidated:
+                raise
+        return write(*args, **kwargs)
+
+    return again
+
+
 class Store:
     """Players and matches in a SQL database (SQLite in WAL mode unless the URL says otherwise)."""
 
@@ -667,7 +689,9 @@ class Store:
             _migrate(migrating)
         finally:
             migrating.dispose()
-        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+        """Pooled connections are pinged when taken: one that a database restart closed is
+        replaced, not handed to a read (``docs/operations.md``, *Outages*)."""
         if found.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -725,6 +749,7 @@ class Store:
     def _ms(self) -> int:
         return int(self.wall() * 1000)
 
+    @_reconnecting
     def _write(self, *statements: Any) -> None:
         with self._writer.begin():
             for statement in statements:
@@ -758,6 +783,7 @@ class Store:
         self._write(insert(tokens).values(token_hash=token_hash, player_id=player_id,
                                           created_at=self._ms()))
 
+    @_reconnecting
     def drop_tokens(self, player_id: str, *, keep: str | None = None) -> list[str]:
         """Forget every token of the player but ``keep`` (a hash); the hashes forgotten."""
         where = [tokens.c.player_id == player_id]
@@ -811,6 +837,7 @@ class Store:
             values["name_key"] = name_key
         self._claiming(update(players).where(players.c.id == player_id).values(**values))
 
+    @_reconnecting
     def delete_player(self, player_id: str) -> None:
         """Delete the account: nameless, no claim, no tokens, no ratings; in the seats of their
         past matches the name becomes "" and the seat says ``"deleted": true``."""
@@ -915,6 +942,7 @@ class Store:
             if current is not None:
                 yield _rated_match(current, changes)
 
+    @_reconnecting
     def replace_ratings(self, changes: Sequence[StoredChange],
                         rated: Mapping[tuple[str, str, str], RatingRow]) -> None:
         """Replace every rating change (stored in the order given, ``seq`` anew) and every
@@ -1015,6 +1043,7 @@ class Store:
                   for s in start.seats if s.player is not None]
         self._write(row, *([insert(match_players).values(people)] if people else []))
 
+    @_reconnecting
     def append_actions(self, rows: Sequence[ActionRow],
                        fences: Mapping[str, int] | None = None) -> None:
         """Store actions (``match_id``, ``n``, ``t``, ``seat``, ``action``) in one transaction;
@@ -1064,6 +1093,7 @@ class Store:
         """Action number ``n`` reached the table at table time ``t`` (committed at once)."""
         self.append_actions([ActionRow(match_id, n, t, seat, action)])
 
+    @_reconnecting
     def record_round(self, match_id: str, record: RoundRecord, *,
                      epoch: int | None = None) -> None:
         """A round ended (committed before anyone is told; with ``epoch``: fenced as in
@@ -1076,6 +1106,7 @@ class Store:
                 reason=record.reason, scores=list(record.scores), totals=list(record.totals),
                 ended_at=self._ms()))
 
+    @_reconnecting
     def take_match(self, match_id: str) -> int | None:
         """Take a playing match over: its epoch one higher (every write of the process that
         had it fails from now on); the new epoch, or ``None`` if it is not playing."""
@@ -1097,6 +1128,7 @@ class Store:
             found = conn.execute(query).all()
         return {code: match_id for code, match_id in found}
 
+    @_reconnecting
     def finish_match(self, match_id: str, status: Status, end_ms: int,
                      result: dict[str, Any] | None, *,
                      stats: Sequence[Mapping[str, Any]] | None = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import ClassVar
 
 from rich.console import Group
@@ -77,6 +77,8 @@ class Sightings:
 
 KEEP = 64
 """Pile versions remembered per pile: far more than change within a reaction window."""
+MOVE_S = 4.0
+"""How long a half-done input (Schnelllauf's empty place) waits for its second key."""
 
 
 class Board(Widget):
@@ -91,7 +93,31 @@ class Board(Widget):
         self.session = session
         self.scheme = scheme
         self.lang = lang
-        self.sightings = Sightings(lambda: self.session.reaction_ms / 1000)
+        self.seen = [Sightings(lambda: self.session.reaction_ms / 1000)
+                     for _ in range(max(1, len(session.mine)))]
+        """What each player at this keyboard saw (``hand`` 0: the left or only one): two at
+        one keyboard, each has their own eyes; the other's card is news to them."""
+
+    @property
+    def sightings(self) -> Sightings:
+        """The sightings of the first (or only) player at this keyboard."""
+        return self.seen[0]
+
+    def sightings_of(self, seat: int) -> Sightings:
+        """The sightings of ``seat``, a player at this keyboard (the first's for any other)."""
+        mine = self.session.mine
+        return self.seen[mine.index(seat)] if seat in mine else self.seen[0]
+
+    def note(self, view: TableView, own: Mapping[int, Collection[int]] | None = None) -> None:
+        """The piles of ``view`` are on screen now; ``own``: by seat at this keyboard, the
+        piles that seat's own card just changed (known to that player at once, news to the
+        other)."""
+        versions = self.versions(view)
+        mine = self.session.mine or (None,)
+        for hand, seen in enumerate(self.seen):
+            seat = mine[hand] if hand < len(mine) else None
+            seen.note(versions, view.round, (own or {}).get(seat, ()) if seat is not None
+                      else ())
 
     def versions(self, view: TableView) -> tuple[int, ...]:
         """The pile versions in ``view``."""
@@ -105,10 +131,18 @@ class Board(Widget):
         return seats[seat].name if seat < len(seats) else str(seat + 1)
 
     def lag(self, seat: int) -> str:
-        """``slow connection`` after another person whose connection is slow, else ``""``."""
+        """What a seat's name is followed by: ``slow connection`` after another person whose
+        connection is slow, ``stand-in playing`` / ``stand-in coming`` after a person's seat a
+        stand-in plays or is about to (docs/rules.md); else ``""``."""
         seats = self.session.seats
-        slow = seat < len(seats) and seats[seat].lag == "slow" and seat not in self.session.mine
-        return tr("slow_connection", self.lang) if slow else ""
+        if seat >= len(seats):
+            return ""
+        found = seats[seat]
+        slow = found.lag == "slow" and seat not in self.session.mine
+        marks = [tr("slow_connection", self.lang) if slow else "",
+                 tr("stand_in_mark", self.lang) if found.stand_in
+                 else tr("stand_in_soon", self.lang) if found.stand_in_at is not None else ""]
+        return " · ".join(mark for mark in marks if mark)
 
     def view(self, seat: int | None) -> TableView | None:
         """The view of ``seat`` now, if the round is on."""
@@ -139,6 +173,11 @@ class Board(Widget):
 
     def prompt(self) -> str:
         """What a half-done input waits for (``""``: nothing)."""
+        return ""
+
+    def timed_out(self) -> str:
+        """Give up a half-done input that waited too long; the text key of the feedback that
+        says so, with ``{s}`` the seconds it waited (``""``: nothing gave up)."""
         return ""
 
     def lines(self, width: int) -> Block:

@@ -33,9 +33,8 @@ from zackzack.tui.online import (
 )
 from zackzack.tui.remote import parse_link, seat_maker
 from zackzack.tui.setup import Setup, session
-from zackzack.tui.texts import system_lang
+from zackzack.tui.texts import bot_spec, system_lang
 
-HELP = "play in the terminal: against bots, two at one keyboard, or at a server's table"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,11 +103,23 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
         if args.bots or args.tournament or args.option:
             raise ValueError(f"name the game first: zackzack play {'|'.join(REGISTRY)} …")
         return None
-    bots = tuple(s.strip() for s in (args.bots or "").split(",") if s.strip())
+    bots = tuple(any_lang_bot(s) for s in (args.bots or "").split(",") if s.strip())
     handicap = tuple(h.strip() for h in args.handicap if h.strip())
     chosen = Setup(game, bots, args.tournament, handicap, args.local_two, args.name,
                    args.seed, tuple(args.option))
     return lambda: session(chosen, lang)
+
+
+def any_lang_bot(text: str) -> str:
+    """A bot as typed on the command line, in any language the start screen takes: levels
+    and strategies named in German too (``Anfänger`` → ``beginner``).
+
+    >>> any_lang_bot(" Anfänger "), any_lang_bot("profi:zufällig"), any_lang_bot("pro")
+    ('beginner', 'pro:random', 'pro')
+    """
+    for lang in LANGS:
+        text = bot_spec(text, lang)
+    return text
 
 
 def only_game(local_two: bool, handicap: bool) -> str:

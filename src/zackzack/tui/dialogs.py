@@ -61,14 +61,16 @@ class QuitDialog(ModalScreen[bool]):
 
     DEFAULT_CSS = _CSS.format(name="QuitDialog")
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, ask: str = "quit_ask") -> None:
+        """``ask``: the question's text key (``leave_ask``: leave the table, not the app)."""
         super().__init__()
-        self.lang = lang
+        self.lang, self.ask = lang, ask
 
     def compose(self) -> ComposeResult:
         """The question and its keys."""
-        yield Static(Group(Text(tr("quit_ask", self.lang), style="bold"), Text(""),
-                           Text(tr("quit_keys", self.lang), style="dim")))
+        yield Static(Group(Text(tr(self.ask, self.lang), style="bold"), Text(""),
+                           Text(tr(self.ask.replace("_ask", "_keys"), self.lang),
+                                style="dim")))
 
     def on_key(self, event: events.Key) -> None:
         """Answer by key; other keys (Enter too) do nothing."""

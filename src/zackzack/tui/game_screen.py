@@ -19,12 +19,12 @@ from zackzack.games.base import Event
 from zackzack.race import SLOW_RTT_MS
 from zackzack.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.tui import keys
-from zackzack.tui.board import Board
+from zackzack.tui.board import MOVE_S, Board
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
 from zackzack.tui.lobby import waiting
 from zackzack.tui.results import Results, unit
 from zackzack.tui.session import Lost, Session, names
-from zackzack.tui.texts import known, tr
+from zackzack.tui.texts import in_s, known, tr
 
 FEEDBACK_S = 2.5
 """How long feedback on a refused action stays."""
@@ -105,10 +105,13 @@ class GameScreen(Screen[None]):
         reader = mine[0] if len(mine) == 1 else None
         seats = names(self.session.seats)
         view = self.table_view()
-        own = {getattr(event, "pile", 0) for event in events
-               if event.kind == "played" and getattr(event, "seat", None) in mine}
+        own: dict[int, set[int]] = {}
+        for event in events:
+            seat = getattr(event, "seat", None)
+            if event.kind == "played" and seat in mine:
+                own.setdefault(seat, set()).add(getattr(event, "pile", 0))
         if view is not None and view.state is not None and own:
-            self.board.sightings.note(self.board.versions(view), view.round, own)
+            self.board.note(view, own)
         if view is not None and view.resumes_in is not None:
             self.resume_at = time.monotonic() + view.resumes_in / 1000
         for event in events:
@@ -141,8 +144,12 @@ class GameScreen(Screen[None]):
                 and time.monotonic() < self.feedback_until:
             return
         self.feedback_code = code
+        waiting = [str(i + 1) for i, found in enumerate(self.session.seats)
+                   if found.kind == "open" or (found.kind == "human" and not found.ready)]
         if code == "too_late" and lost is not None:
             text = self._lost(seat, lost)
+        elif code == "not_ready" and waiting:  # seats counted from 1, as on screen
+            text = tr("not_ready_seats", self.lang, seats=", ".join(waiting))
         elif known(code):
             text = tr(code, self.lang)
         else:
@@ -185,8 +192,11 @@ class GameScreen(Screen[None]):
         if too_small(self) != self.small:
             self.small = too_small(self)
             self.hold("small", self.small)
+        gone = self.board.timed_out()
+        if gone:
+            self.say(gone, {"s": f"{MOVE_S:g}"})
         view, now = self.table_view(), self.session.now()
-        if self.feedback.plain or (view is not None and (
+        if self.feedback.plain or self.board.prompt() or (view is not None and (
                 view.phase in (Phase.STARTING, Phase.BETWEEN, Phase.PAUSED)
                 or view.countdown is not None
                 or max(view.frozen_until, default=0) > now - 200)):
@@ -199,7 +209,9 @@ class GameScreen(Screen[None]):
         view, now = self.table_view(), self.session.now()
         head = Text(self.session.rules.INFO.title, style="bold")
         if view is not None:
-            head.append(f" · {tr('round', self.lang, n=view.round)}")
+            rounds = self._rounds()
+            head.append(" · " + (tr("round_of", self.lang, n=view.round, of=rounds) if rounds
+                                 else tr("round", self.lang, n=view.round)))
         mine = self.session.mine
         own = self.session.seats[mine[0]].name if len(mine) == 1 else ""
         if own and own != tr("you", self.lang):
@@ -227,13 +239,21 @@ class GameScreen(Screen[None]):
             panel.update(waiting(self.session.seats, self.session.mine, self.lang,
                                  self.session.creator, self.said_ready, self.session.share))
         if view is not None and view.state is not None:
-            self.board.sightings.note(self.board.versions(view), view.round)
+            self.board.note(view)
         self.board.refresh()
         self.query_one("#banner", Static).update(self._banner(view, now))
         if time.monotonic() > self.feedback_until:
             self.feedback = Text("")
         self.query_one("#feedback", Static).update(self.feedback)
         self.query_one("#log", Static).update(Text("\n").join(list(self.log_lines)[-3:]))
+
+    def _rounds(self) -> int:
+        """How many rounds the match has when that is fixed (Unter Spannung's tournament);
+        0: not fixed (one round, or until someone has no cards), or not known here (a
+        server's table does not say)."""
+        table = getattr(self.session, "table", None)
+        rounds = getattr(getattr(table, "match", None), "rounds", 0)
+        return rounds if isinstance(rounds, int) and rounds > 1 else 0
 
     def _may_again(self) -> bool:
         """Whether Enter starts another match: offline, or a rematch for a seated player."""
@@ -264,12 +284,15 @@ class GameScreen(Screen[None]):
             return Text("")
         if view.phase is Phase.PAUSED:
             left = self.resume_at - time.monotonic()
-            key, s = ("resuming", f"{left:.1f}") if left > 0 else (
+            key, s = ("resuming", str(in_s(left * 1000))) if left > 0 else (
                 "paused_here" if self.own_pause else "paused", "")
             return Text(tr(key, self.lang, s=s), style="bold black on cyan")
         if view.phase is Phase.STARTING and view.starts_at is not None:
-            left = max(0, view.starts_at - now) / 1000
-            return Text(tr("starts_in", self.lang, s=f"{left:.1f}"), style="bold reverse")
+            left = in_s(view.starts_at - now)
+            return Text(tr("starts_in", self.lang, s=left), style="bold reverse")
+        idle = self._idle(view, now)
+        if idle:
+            return Text(idle, style="bold black on red")
         if view.countdown is not None and view.phase is Phase.PLAYING:
             shown = Announced(view.countdown.step, view.countdown.due)
             tenths = -(-max(0, shown.due - now) // 100) * 100
@@ -277,6 +300,19 @@ class GameScreen(Screen[None]):
                         style="bold black on yellow")
         prompt = self.board.prompt()
         return Text(prompt, style="bold") if prompt else Text("")
+
+    def _idle(self, view: TableView, now: int) -> str:
+        """The idle rule's words to the person at this keyboard (docs/rules.md): the table
+        waits on them (with the countdown to the stand-in), or a stand-in plays for them."""
+        seats, mine = self.session.seats, self.session.mine
+        if view.phase is not Phase.PLAYING or len(mine) != 1 or mine[0] >= len(seats):
+            return ""
+        seat = seats[mine[0]]
+        if seat.stand_in:
+            return tr("stand_in_playing_you", self.lang)
+        if seat.stand_in_at is not None:
+            return tr("stand_in_you", self.lang, s=max(0, -(-(seat.stand_in_at - now) // 1000)))
+        return ""
 
     # Keys ----------------------------------------------------------------------------------
 
@@ -303,7 +339,7 @@ class GameScreen(Screen[None]):
             self.ask_quit()
         elif isinstance(command, keys.Cancel):
             if not self.board.cancel(command.hand) and command.hand != 1:
-                self.ask_quit()  # the right player's Backspace only ever cancels
+                self.ask_quit(back=True)  # the right player's Backspace only ever cancels
         elif isinstance(command, keys.Confirm) and phase is Phase.OVER:
             if self._may_again() and not self.again_asked and self.again is not None:
                 self.again_asked = True  # a second Enter must not play in the new match
@@ -327,9 +363,9 @@ class GameScreen(Screen[None]):
         """Why a key cannot play now, with the seconds to wait when the table knows them."""
         now = self.session.now()
         if view.phase is Phase.STARTING and view.starts_at is not None:
-            return "not_yet_start", {"s": f"{max(0, view.starts_at - now) / 1000:.1f}"}
+            return "not_yet_start", {"s": str(in_s(view.starts_at - now))}
         if view.phase is Phase.BETWEEN and view.next_round_at is not None:
-            return "not_yet_round", {"s": f"{max(0, view.next_round_at - now) / 1000:.0f}"}
+            return "not_yet_round", {"s": str(in_s(view.next_round_at - now))}
         if view.phase is Phase.PAUSED:
             return "not_yet_paused", {}
         return "not_playing", {}
@@ -347,22 +383,28 @@ class GameScreen(Screen[None]):
         view = self.table_view()
         return view is not None and view.phase is not Phase.OVER
 
-    def ask_quit(self) -> None:
-        """Quit; while a match is on, ask first (once: a second Ctrl+Q asks nothing more)."""
+    def ask_quit(self, back: bool = False) -> None:
+        """Quit (``back``: leave the table for the level above it, the lobby or the start
+        screen, where there is one); while a match is on, ask first (once: a second Ctrl+Q
+        asks nothing more)."""
+        can_leave: Callable[[], bool] = getattr(self.app, "can_leave", lambda: False)
+        leave: Callable[[], None] = getattr(self.app, "leave", self.app.exit)
+        go = leave if back and can_leave() else self.app.exit
         if not self.match_on():
-            self.app.exit()
+            go()
             return
         if any(isinstance(screen, QuitDialog) for screen in self.app.screen_stack):
             return
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.app.exit()
+                go()
             else:
                 self.hold("quit", False)
 
         self.hold("quit", True)
-        self.app.push_screen(QuitDialog(self.lang), answer)
+        self.app.push_screen(QuitDialog(self.lang, "quit_ask" if go == self.app.exit
+                                        else "leave_ask"), answer)
 
     def hold(self, reason: str, held: bool) -> None:
         """Look away for ``reason`` or back: an offline table stands still meanwhile."""

@@ -10,7 +10,9 @@ keyboard layout (``--keys qwerty|qwertz|azerty``).
 >>> scheme.command("1"), scheme.command("9"), scheme.command("0"), scheme.command("f1")
 (HandCard(index=0), HandCard(index=8), None, ShowHelp())
 >>> hand_key(10), hand_key(99), default_layout("de")
-('q', '', 'qwertz')
+('w', '', 'qwertz')
+>>> [key for key in QUIT_KEYS if scheme.command(key) not in (None, AskQuit(), Cancel())]
+[]
 """
 
 from __future__ import annotations
@@ -23,8 +25,13 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
 
-HAND_KEYS = "1234567890qwertyuiopasdfghjklzxcvbnm"
-"""The keys of hand cards, in order: digits, then the letter rows."""
+HAND_KEYS = "1234567890wertyuiopasdfghjklzxcvbnm"
+"""The keys of hand cards, in order: digits, then the letter rows (without Q: no key whose
+everyday meaning is quit or cancel plays a card, :data:`QUIT_KEYS`)."""
+
+QUIT_KEYS = ("q", "escape", "ctrl+c", "ctrl+q", "ctrl+d", "ctrl+w", "ctrl+z", "backspace")
+"""Keys whose everyday meaning is to quit, cancel or undo: none of them plays (they quit,
+ask first, cancel a half-done move, or do nothing)."""
 
 KEYBOARDS = ("qwerty", "qwertz", "azerty")
 """The keyboard layouts the key labels can follow."""
@@ -102,13 +109,16 @@ class HelpRow:
 
 
 COMMON: dict[str, Command] = {
-    "question_mark": ShowHelp(), "f1": ShowHelp(), "ctrl+q": AskQuit(), "escape": Cancel(),
+    "question_mark": ShowHelp(), "f1": ShowHelp(), "ctrl+q": AskQuit(), "ctrl+c": AskQuit(),
+    "q": AskQuit(), "escape": Cancel(),
     "backspace": Cancel(), "enter": Confirm(), "left": MoveCursor(-1), "right": MoveCursor(1),
     "up": MoveCursor(0, -1), "down": MoveCursor(0, 1),
 }
 """Keys of every game; the arrows choose a hand card (where a board has a cursor) or scroll
 the results."""
-COMMON_HELP = (HelpRow("? F1", "k_help"), HelpRow("Esc Ctrl+Q", "k_quit"),
+BACK_HELP = HelpRow("Esc", "k_back")
+"""The help screen's line for Esc: one level back (a half-done move, the table, the lobby)."""
+COMMON_HELP = (HelpRow("? F1", "k_help"), BACK_HELP, HelpRow("Q Ctrl+Q Ctrl+C", "k_quit"),
                HelpRow("Enter", "k_enter"))
 """The help screen's lines for :data:`COMMON`."""
 
@@ -143,10 +153,10 @@ def hand_scheme(size: int = len(HAND_KEYS), *, bar: str, notes: str,
     the footer's text may name the last hand key, ``{last}``."""
     keys: dict[str, Command] = {key: HandCard(i) for i, key in enumerate(HAND_KEYS[:size])}
     keys |= {**(extra or {}), **COMMON}
-    cards = (HelpRow("1 … 9 0", "k_card"), HelpRow("q … p  a … l  z … m", "k_card_more")) \
+    cards = (HelpRow("1 … 9 0", "k_card"), HelpRow("w … p  a … l  z … m", "k_card_more")) \
         if size > 10 else (HelpRow(f"1 … {HAND_KEYS[size - 1]}", "k_card"),)
     chosen = (HelpRow("← → ↑ ↓", "k_cursor"), HelpRow("Enter", "k_play_cursor"))
-    common = COMMON_HELP[:2] if cursor else COMMON_HELP  # the cursor's Enter says the rest
+    common = COMMON_HELP[:-1] if cursor else COMMON_HELP  # the cursor's Enter says the rest
     help_rows = (*cards, *(chosen if cursor else ()), *rows, *common)
     return Scheme(keys, ((None, help_rows),), bar, notes,
                   bar_fields={"last": HAND_KEYS[size - 1]})

@@ -125,6 +125,10 @@ class OfflineSession:
                 if isinstance(error, TooLate) and error.margin_ms is not None else None
             self._listener.refused(seat, error.code, str(error), lost)
 
+    def pending(self, seat: int) -> tuple[Action, ...]:
+        """A local table answers every action at once: nothing is on its way."""
+        return ()
+
     def ready(self) -> None:
         """A local table starts by itself."""
 

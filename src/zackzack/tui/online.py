@@ -205,6 +205,11 @@ class LobbyScreen(Screen[SessionMaker | None]):
         yield Static(tr("lobby_hint", self.lang), id="lobby_hint")
         yield TooSmall(self.lang)
 
+    def afresh(self) -> LobbyScreen:
+        """This lobby again, on a new connection as the same player (this one was left)."""
+        return LobbyScreen(self.server, self.player_name, self.lang,
+                           LobbyClient(self.url, self.player_name, self.client.token))
+
     async def on_mount(self) -> None:
         """Connect (unless connected already) and list the tables as they come."""
         self.client.changed = self._list
@@ -330,10 +335,11 @@ class CreateScreen(ModalScreen[p.Create | None]):
             return
         info = REGISTRY[game].info
         if not info.min_players <= len(seats) <= info.max_players:
-            error = SetupError(f"{info.title} is for {info.min_players} to {info.max_players} "
-                               f"players, not {len(seats)}", "e_bots", game=info.title,
-                               low=str(info.min_players), high=str(info.max_players),
-                               bots=str(len(seats) - 1))
+            low, high = info.min_players, info.max_players
+            players = f"{low} to {high}" if low < high else str(low)
+            error = SetupError(f"{info.title} is for {players} players, not {len(seats)}",
+                               "e_seats", game=info.title, low=str(low), high=str(high),
+                               n=str(len(seats)))
             self.query_one("#create_error", Static).update(error.say(self.lang))
             return
         self.dismiss(p.Create(game=game, seats=seats,

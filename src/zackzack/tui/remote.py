@@ -32,11 +32,11 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 from websockets.typing import Origin
 
 from zackzack.games import game, registered
-from zackzack.games.base import Action, Rules, plain
+from zackzack.games.base import Action, Event, Rules, plain
 from zackzack.server import protocol as p
 from zackzack.table import Phase, TableView
 from zackzack.tui.codec import decode_event, decode_view
-from zackzack.tui.session import Listener, Lost, Seat
+from zackzack.tui.session import Listener, Lost, Seat, Unavailable
 from zackzack.tui.texts import tr
 
 RETRY_S = (0.2, 0.5, 1.0, 2.0, 4.0)
@@ -54,7 +54,8 @@ MAX_HOPS = 20
 ASK_AGAIN = frozenset({"table_moving", "cluster_unavailable"})
 """Refusals of a cluster whose table is between servers: asked again after a pause."""
 ASK_AGAIN_TIMES = 5
-"""How often; then the refusal is the answer."""
+"""How often; then the refusal is the answer (:class:`Unavailable`), unless someone waits
+(:attr:`RemoteSession.waiting`)."""
 
 _CODE = re.compile(r"[A-Za-z0-9]{4,16}")
 _decoder = msgspec.json.Decoder(p.ServerMessage)
@@ -97,7 +98,11 @@ async def _pause(seconds: float) -> None:
 
 
 class _Again(Exception):
-    """The server cannot say now where the table is (:data:`ASK_AGAIN`): ask again soon."""
+    """The server cannot do it now (:data:`ASK_AGAIN`, the refusal's ``code``): ask again soon."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class _Moved(Exception):
@@ -169,6 +174,13 @@ class RemoteSession:
         """By ref: each action sent and not answered yet (its id, message, seat, when)."""
         self._ids = (secrets.token_hex(6), itertools.count(1))
         self._sending: set[asyncio.Task[None]] = set()
+        self._pending: dict[int, tuple[int, Action]] = {}
+        """By ref: each card on its way (its seat and play), until answered or seen taken."""
+        self.waiting: Callable[[Unavailable, float], None] | None = None
+        """Someone waits for :meth:`open` (the app, with a screen that says so): refusals the
+        server may lift in a moment (:data:`ASK_AGAIN`) are asked again for ever, after the
+        pauses of :data:`RETRY_S`, and each is told here first with the pause that follows.
+        ``None``: after :data:`ASK_AGAIN_TIMES` the refusal is the answer."""
 
     # Connecting ----------------------------------------------------------------------------
 
@@ -201,9 +213,15 @@ class RemoteSession:
                 await self._hop(moved.url)
                 continue
             except _Again as error:
-                if again > ASK_AGAIN_TIMES:
-                    raise ValueError(str(error)) from None
-                await _pause(RETRY_S[min(again - 1, len(RETRY_S) - 1)])
+                asked = "create" if self.create is not None else \
+                    "rematch" if self.asks_rematch else "join"
+                refused = Unavailable(str(error), error.code, asked)
+                if self.waiting is None and again > ASK_AGAIN_TIMES:
+                    raise refused from None
+                pause = RETRY_S[min(again - 1, len(RETRY_S) - 1)]
+                if self.waiting is not None:
+                    self.waiting(refused, pause)
+                await _pause(pause)
                 continue
             self._hops = 0
             return
@@ -270,7 +288,9 @@ class RemoteSession:
                                      "(it ended, or the code is mistyped)")
                 refused = (f"table {self.code} at {self.server}: "
                            f"{' '.join(message.reason.split())} ({message.code})")
-                raise (_Again if message.code in ASK_AGAIN else ValueError)(refused)
+                if message.code in ASK_AGAIN:
+                    raise _Again(refused, message.code)
+                raise ValueError(refused)
 
     @staticmethod
     def _decode(text: str | bytes) -> p.ServerMessage | None:
@@ -349,10 +369,12 @@ class RemoteSession:
             self._take(self._table, message.view, message.now)
             events = [e for e in (decode_event(self.rules, data) for data in message.events)
                       if e is not None]
+            self._taken(events)
             if listener is not None:
                 listener.changed(events)
         elif isinstance(message, p.Ack) and not message.ok and listener is not None:
             self._unanswered.pop(message.ref, None)
+            self._pending.pop(message.ref, None)
             seat = self._refs.pop(message.ref, self.mine[0] if self.mine else 0)
             lost = Lost(message.winner, message.margin_ms) \
                 if message.code == "too_late" and message.margin_ms is not None else None
@@ -360,9 +382,12 @@ class RemoteSession:
         elif isinstance(message, p.Ack):
             self._unanswered.pop(message.ref, None)
             self._refs.pop(message.ref, None)
+            if self._pending.pop(message.ref, None) is not None and listener is not None:
+                listener.changed([])  # taken, though no event said so: shown as the table's
         elif isinstance(message, p.Error) and listener is not None:
             if message.ref is not None:
                 self._unanswered.pop(message.ref, None)
+                self._pending.pop(message.ref, None)
             mine = self.mine[0] if self.mine else 0
             seat = self._refs.pop(message.ref, mine) if message.ref is not None else mine
             listener.refused(seat, message.code, message.reason)
@@ -372,6 +397,18 @@ class RemoteSession:
             self.rematch = (message.code, message.by)
             if listener is not None:
                 listener.changed([])
+
+    def _taken(self, events: list[Event]) -> None:
+        """Cards of this keyboard the table took (``played`` by one of its seats): no longer
+        on their way. The events come before the ``ack``; from them on, the view shows it."""
+        for event in events:
+            card, seat = getattr(event, "card", None), getattr(event, "seat", None)
+            if event.kind != "played" or card is None or seat not in self.mine:
+                continue
+            for ref, (mine, action) in self._pending.items():
+                if mine == seat and getattr(action, "card", None) == card:
+                    del self._pending[ref]
+                    break
 
     def _take(self, info: p.TableInfo | None, view: Any, now: int) -> None:
         """Keep the table, its seats and the view, and the clock they are on."""
@@ -383,7 +420,9 @@ class RemoteSession:
             self.mine = (info.you,) if info.you is not None else ()
             self.creator = info.creator == self.player
             self.seats = tuple(Seat(seat.name or tr("seat_open", self.lang), seat.kind,
-                                    seat.connected, seat.ready, seat.lag)
+                                    seat.connected, seat.ready, seat.lag,
+                                    seat.kind == "human" and seat.bot is not None,
+                                    seat.stand_in_at)
                                for seat in info.seats)
         if view is not None:
             self._view = decode_view(self.rules, view)
@@ -419,14 +458,23 @@ class RemoteSession:
         reconnect is applied at most once); its ``ack`` comes back to ``refused``."""
         prefix, count = self._ids
         self._send_act(seat, p.Act(ref=0, action=plain(action), id=f"{prefix}-{next(count)}"),
-                       asyncio.get_running_loop().time())
+                       asyncio.get_running_loop().time(),
+                       action if getattr(action, "card", None) is not None else None)
 
-    def _send_act(self, seat: int, act: p.Act, pressed: float) -> None:
+    def pending(self, seat: int) -> tuple[Action, ...]:
+        """``seat``'s cards on their way, oldest first (sent, not answered, not seen taken)."""
+        return tuple(action for mine, action in self._pending.values() if mine == seat)
+
+    def _send_act(self, seat: int, act: p.Act, pressed: float,
+                  card: Action | None = None) -> None:
+        """Send ``act`` under a fresh ref; ``card``: a play, on its way until answered."""
         self._ref += 1
         act = msgspec.structs.replace(act, ref=self._ref)
         self._refs[self._ref] = seat
         if self._socket is not None:
             self._unanswered[self._ref] = (act.id or "", act, seat, pressed)
+        if card is not None:
+            self._pending[self._ref] = (seat, card)
         self._post(act, seat)
 
     def _retry(self) -> None:
@@ -436,8 +484,9 @@ class RemoteSession:
         now = asyncio.get_running_loop().time()
         for ref, (_, act, seat, pressed) in waiting.items():
             self._refs.pop(ref, None)
+            on_way = self._pending.pop(ref, None)
             if now - pressed <= RETRY_WITHIN_S:
-                self._send_act(seat, act, pressed)
+                self._send_act(seat, act, pressed, on_way[1] if on_way is not None else None)
             elif self._listener is not None:
                 self._listener.refused(seat, "offline", "")
 
@@ -452,6 +501,8 @@ class RemoteSession:
     def _post(self, message: p.ClientMessage, seat: int | None) -> None:
         socket = self._socket
         if socket is None:
+            if isinstance(message, p.Act):
+                self._pending.pop(message.ref, None)
             if seat is not None and self._listener is not None:
                 self._listener.refused(seat, "offline", "")
             return

@@ -26,6 +26,11 @@ class Seat:
     ready: bool = True
     lag: str | None = None
     """A remote person's connection: ``"good"``, ``"slow"`` or ``None`` (not measured, a bot)."""
+    stand_in: bool = False
+    """A stand-in bot plays this person's seat (they are away, or let the table wait)."""
+    stand_in_at: int | None = None
+    """The table waits on this person: the table time (ms) at which a stand-in plays for
+    them (docs/rules.md, *A round always ends*); ``None``: it does not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +106,12 @@ class Session(Protocol):
     def act(self, seat: int, action: Action) -> None:
         """Send ``seat``'s action; a refusal comes back through ``Listener.refused``."""
 
+    def pending(self, seat: int) -> tuple[Action, ...]:
+        """``seat``'s cards on their way, oldest first: plays sent and not answered yet (nor
+        seen taken in an ``events`` message). The board shows each on its pile at once,
+        marked, until the table takes it, and puts it back in the hand when the table refuses
+        it. A local table answers at once: none."""
+
     def ready(self) -> None:
         """Before the start: say this keyboard is ready (the creator starts the match)."""
 
@@ -111,6 +122,16 @@ class Session(Protocol):
 
     async def close(self) -> None:
         """Stop the bots or close the connection."""
+
+
+class Unavailable(ValueError):
+    """The server cannot do it now, though it may in a moment: its cluster store is
+    unreachable (``cluster_unavailable``), or the table is between servers
+    (``table_moving``). ``asked`` is what was asked: ``create``, ``rematch`` or ``join``."""
+
+    def __init__(self, message: str, code: str, asked: str) -> None:
+        super().__init__(message)
+        self.code, self.asked = code, asked
 
 
 def names(seats: Sequence[Seat]) -> tuple[str, ...]:

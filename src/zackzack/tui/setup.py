@@ -52,7 +52,7 @@ class SetupError(ValueError):
         if "levels" in fields:
             fields["levels"] = ", ".join(level(name, lang) for name in
                                          fields["levels"].split(", "))
-        keys = [f"{key}_exactly" if key == "e_bots" and self.fields.get("low")
+        keys = [f"{key}_exactly" if key in ("e_bots", "e_seats") and self.fields.get("low")
                 == self.fields.get("high") else key for key in self.keys]
         return " ".join(tr(key, lang, **fields) for key in keys)
 
@@ -96,7 +96,8 @@ class Setup:
             bots = f"{low - 1} to {high - 1}" if low < high else str(low - 1)
             two = " (or two people at one keyboard and no bot)" if found.front.local_two else ""
             keys = ("e_bots", "e_local_two") if found.front.local_two else ("e_bots",)
-            raise SetupError(f"{title} is for {low} to {high} players: {bots} bot(s){two}, "
+            players_text = f"{low} to {high}" if low < high else str(low)
+            raise SetupError(f"{title} is for {players_text} players: {bots} bot(s){two}, "
                              f"not {len(self.opponents)}", *keys, game=title, low=str(low),
                              high=str(high), bots=str(len(self.opponents)))
         options(self)

@@ -57,6 +57,16 @@ def key_names(keys: str, lang: str) -> str:
     return keys
 
 
+def in_s(ms: float) -> int:
+    """A countdown's seconds as people say them: whole seconds, rounded up (``in 8 s`` for
+    7.2 s, never ``in 0 s`` while it runs).
+
+    >>> in_s(7999), in_s(7001), in_s(120), in_s(0)
+    (8, 8, 1, 0)
+    """
+    return max(0, -int(-ms // 1000))
+
+
 def cards(n: int, lang: str) -> str:
     """``n`` cards, singular for one."""
     return tr("card", lang) if n == 1 else tr("cards", lang, n=n)

@@ -16,6 +16,7 @@ read without colour (``NO_COLOR``):
 from __future__ import annotations
 
 import re
+import time
 
 from rich.text import Text
 
@@ -23,7 +24,7 @@ from zackzack.games import schnelllauf as sl
 from zackzack.games.base import Event
 from zackzack.games.schnelllauf.keys import PlacePile, PlaceScheme, scheme
 from zackzack.table import TableView
-from zackzack.tui.board import Board, label
+from zackzack.tui.board import MOVE_S, Board, label
 from zackzack.tui.cards import DASHED, HEAVY, Block, beside, centred, frame
 from zackzack.tui.keys import Command, default_layout
 from zackzack.tui.session import Session
@@ -56,13 +57,42 @@ def place_card(card: sl.Card | None, under: int, key: str = "", *,
     return frame([centred(face(card), 4), rest], 4, key)
 
 
-def top_card(card: sl.Card | None, stands: frozenset[int] | None, free: str) -> Block:
-    """A discard pile's top, large; a joker shows what it stands for (or ``free``)."""
+def gone_card(under: int, key: str = "") -> Block:
+    """A layout place whose face-up card is on its way to a pile (not taken yet): dashed,
+    with "…" and the cards under it.
+
+    >>> from zackzack.tui.cards import plain
+    >>> print(plain(gone_card(2, "1q")))
+    ╭1q┄┄╮
+    ┆ …  ┆
+    ┆ +2 ┆
+    ╰┄┄┄┄╯
+    """
+    rest = Text(f" +{under}" if under else "", style="dim")
+    return frame([Text(" …", style="bold"), rest], 4, key, DASHED, "dim")
+
+
+def top_card(card: sl.Card | None, stands: frozenset[int] | None, free: str, *,
+             pending: bool = False) -> Block:
+    """A discard pile's top, large; a joker shows what it stands for (or ``free``);
+    ``pending``: one's own card on its way (not taken yet), dashed and dim with "…".
+
+    >>> from zackzack.tui.cards import plain
+    >>> print(plain(top_card(sl.Card.parse("9d"), None, "", pending=True)))
+    ╭┄┄┄┄┄┄┄╮
+    ┆  9♦ … ┆
+    ┆       ┆
+    ╰┄┄┄┄┄┄┄╯
+    """
     if card is None:
         return frame([Text("")] * 2, 7, corners=DASHED, style="dim")
+    if pending:
+        shown = face(card) + Text(" …", style="bold")
+        shown.stylize("dim")
+        return frame([centred(shown, 7), Text("")], 7, corners=DASHED, style="dim")
     note = Text("")
-    if card.suit is None:
-        note = Text(free if stands is None else "|".join(RANKS[r] for r in sorted(stands)),
+    if card.suit is None:  # "=9|J": the joker is a 9 or a J (not: a 9 or a J fits)
+        note = Text(free if stands is None else "=" + "|".join(RANKS[r] for r in sorted(stands)),
                     style="yellow")
         note = Text(" " * max(0, (7 - note.cell_len) // 2)) + note
     return frame([centred(face(card), 7), note], 7, style="bold")
@@ -102,6 +132,8 @@ class SlBoard(Board):
         """The keys, with the places'."""
         self.moving: dict[int, int] = {}
         """Half-done moves: hand → the empty place the next card goes to."""
+        self.moving_until: dict[int, float] = {}
+        """When each half-done move gives up (``time.monotonic``), :data:`MOVE_S` after."""
 
     def versions(self, view: TableView) -> tuple[int, ...]:
         """Both discard piles' versions."""
@@ -120,6 +152,8 @@ class SlBoard(Board):
         if view is None:
             return True
         state: sl.View = view.shown
+        if command.place in self.on_way(view, seat):
+            return True  # that card is on its way already
         target = self.moving.pop(command.hand, None)
         card, _ = state.layouts[seat][command.place]
         if target is not None:
@@ -127,11 +161,26 @@ class SlBoard(Board):
                 self.session.act(seat, sl.Move(command.place, target))
         elif card is None:
             self.moving[command.hand] = command.place
+            self.moving_until[command.hand] = time.monotonic() + MOVE_S
         else:
-            seen = self.sightings.aimed(command.pile, state.versions[command.pile])
+            seen = self.sightings_of(seat).aimed(command.pile, state.versions[command.pile])
             self.session.act(seat, sl.Play(card, command.pile, seen=seen))
         self.refresh()
         return True
+
+    def on_way(self, view: TableView, seat: int) -> dict[int, sl.Play]:
+        """``seat``'s cards played and not answered yet that the view still shows face up,
+        by their place (remote tables only: a local one answers at once)."""
+        places: dict[int, sl.Play] = {}
+        layout = view.shown.layouts[seat]
+        for action in self.session.pending(seat):
+            if not isinstance(action, sl.Play):
+                continue
+            place = next((i for i, (card, _) in enumerate(layout)
+                          if card == action.card and i not in places), None)
+            if place is not None:
+                places[place] = action
+        return places
 
     def cancel(self, hand: int | None = None) -> bool:
         """Forget the half-done move of ``hand`` (``None``: every one)."""
@@ -144,10 +193,29 @@ class SlBoard(Board):
         return had
 
     def prompt(self) -> str:
-        """What a half-done move waits for, if one does."""
-        for place in self.moving.values():
-            return tr("move_to", self.lang, n=place + 1)
+        """What a half-done move waits for, if one does, with the seconds it still waits
+        (two at one keyboard: whose move it is)."""
+        for hand, place in self.moving.items():
+            left = max(0.0, self.moving_until.get(hand, time.monotonic() + MOVE_S)
+                       - time.monotonic())
+            text = tr("move_to", self.lang, n=place + 1, s=max(1, -int(-left // 1)))
+            if len(self.session.mine) > 1:
+                text = f"{self.name_of(self.session.mine[hand])}: {text}"
+            return text
         return ""
+
+    def timed_out(self) -> str:
+        """Give up the half-done moves that waited :data:`MOVE_S`; the text key that says so."""
+        now = time.monotonic()
+        for hand in self.moving:  # a move begun elsewhere (a test) waits from now on
+            self.moving_until.setdefault(hand, now + MOVE_S)
+        gone = [hand for hand in self.moving if self.moving_until[hand] <= now]
+        for hand in gone:
+            self.moving.pop(hand, None)
+            self.moving_until.pop(hand, None)
+        if gone:
+            self.refresh()
+        return "move_gone" if gone else ""
 
     def lines(self, width: int) -> Block:
         """The layouts and the piles."""
@@ -156,17 +224,21 @@ class SlBoard(Board):
         if view is None:
             return []
         state: sl.View = view.shown
+        on_way = {seat: self.on_way(view, seat) for seat in mine}
         if len(mine) == 2:
-            halves = [self._layout(view, state, seat, hand) for hand, seat in enumerate(mine)]
+            halves = [self._layout(view, state, seat, hand, on_way[seat])
+                      for hand, seat in enumerate(mine)]
             half = max(line.cell_len for line in halves[0])
             gap = max(2, width - 2 * half)
-            return [*self._piles(state, width), Text(""), *beside(halves, gap=gap)]
+            return [*self._piles(state, width, on_way), Text(""), *beside(halves, gap=gap)]
         me = mine[0] if mine else 1
         other = 1 - me
-        return [*self._layout(view, state, other, None), *self._piles(state, width),
-                Text(""), *self._layout(view, state, me, 0 if mine else None)]
+        return [*self._layout(view, state, other, None), *self._piles(state, width, on_way),
+                Text(""), *self._layout(view, state, me, 0 if mine else None,
+                                        on_way.get(me, {}))]
 
-    def _layout(self, view: TableView, state: sl.View, seat: int, hand: int | None) -> Block:
+    def _layout(self, view: TableView, state: sl.View, seat: int, hand: int | None,
+                on_way: dict[int, sl.Play] | None = None) -> Block:
         title = label(self.name_of(seat))
         lag = self.lag(seat)
         if lag:
@@ -176,21 +248,30 @@ class SlBoard(Board):
         if frozen:
             title.append(f"  {frozen}", style="bold cyan")
         target = self.moving.get(hand) if hand is not None else None
-        cards = [place_card(card, under, self.places.place_keys(hand, place)
-                            if hand is not None else "", target=place == target)
+        keys = [self.places.place_keys(hand, place) if hand is not None else ""
+                for place in range(len(state.layouts[seat]))]
+        cards = [gone_card(under, keys[place]) if on_way and place in on_way else
+                 place_card(card, under, keys[place], target=place == target)
                  for place, (card, under) in enumerate(state.layouts[seat])]
         return [title, *beside(cards)]
 
-    def _piles(self, state: sl.View, width: int) -> Block:
+    def _piles(self, state: sl.View, width: int,
+               on_way: dict[int, dict[int, sl.Play]] | None = None) -> Block:
         hands = range(len(self.session.mine))
+        plays = [play for places in (on_way or {}).values() for play in places.values()]
         blocks = []
         for p in range(2):
+            coming = [play.card for play in plays if play.pile == p]
             places = self.places.places
             keys = " · ".join(f"{places[h][p][0]}–{places[h][p][-1]}" for h in hands)
             head = label(tr("pile_n", self.lang, n=p + 1))
             head.append(f" · {cards(state.pile_counts[p], self.lang)}", style="")
             head.append(f" · {keys}" if keys else "", style="bold cyan")
-            blocks.append([head, *top_card(state.tops[p], state.stands[p], tr("free", self.lang))])
+            if coming:
+                head.append(f" · {tr('on_way', self.lang)}", style="italic")
+            top = top_card(coming[-1], None, "", pending=True) if coming else \
+                top_card(state.tops[p], state.stands[p], tr("free", self.lang))
+            blocks.append([head, *top])
         piles = beside(blocks, gap=6)
         indent = Text(" " * max(0, (width - max(line.cell_len for line in piles)) // 2))
         return [indent + line for line in piles]

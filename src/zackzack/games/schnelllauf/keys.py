@@ -1,17 +1,21 @@
 """Schnelllauf's keys: one key per place and pile, so that every play is a single stroke.
 
-The digits ``1``–``5`` play places 1–5 onto pile 1, the letters below them (``q w e r t``,
-on AZERTY ``a z e r t``) onto pile 2. With two players at one keyboard the left player keeps
-those and the right player plays with ``6``–``0`` and the letters below (``y u i o p``, on
-QWERTZ ``z u i o p``); each has a cancel key on their side: Esc on the left, Backspace on
-the right. The labels follow the keyboard layout (``--keys qwerty|qwertz|azerty``); on
-AZERTY the unshifted digit keys (``& é " ' (`` …) count as the digits.
+The digits ``1``–``5`` play places 1–5 onto pile 1, the letters of the home row below them
+(``a s d f g``; on AZERTY, whose home row starts with Q, the row above: ``a z e r t``) onto
+pile 2: never Q, whose everyday meaning is quit (it asks to quit). With two players at one
+keyboard the left player keeps those and the right player plays with ``6``–``0`` and the
+letters below (``y u i o p``, on QWERTZ ``z u i o p``); each has a cancel key on their
+side: Esc on the left, Backspace on the right. The labels follow the keyboard layout
+(``--keys qwerty|qwertz|azerty``); on AZERTY the unshifted digit keys (``& é " ' (`` …)
+count as the digits.
 
 >>> two = scheme(two=True, layout="qwertz")
 >>> two.command("3"), two.command("u")
 (PlacePile(hand=0, place=2, pile=0), PlacePile(hand=1, place=1, pile=1))
->>> two.command("y") == two.command("z"), two.place_keys(1, 0)
-(True, '6z')
+>>> two.command("s"), two.command("q")
+(PlacePile(hand=0, place=1, pile=1), AskQuit())
+>>> two.command("y") == two.command("z"), two.place_keys(1, 0), two.place_keys(0, 0)
+(True, '6z', '1a')
 >>> french = scheme(layout="azerty")
 >>> french.command("a"), french.command("é"), french.place_keys(0, 0)
 (PlacePile(hand=0, place=0, pile=1), PlacePile(hand=0, place=1, pile=0), '1a')
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 
 from zackzack.tui.keys import (
     ALIASES,
+    BACK_HELP,
     COMMON,
     COMMON_HELP,
     Cancel,
@@ -36,8 +41,8 @@ Places = tuple[tuple[str, str], tuple[str, str]]
 """The keys of the places: ``places[hand][pile][place]``; hand 0 is the left (or only) one."""
 
 LAYOUTS: dict[str, Places] = {
-    "qwerty": (("12345", "qwert"), ("67890", "yuiop")),
-    "qwertz": (("12345", "qwert"), ("67890", "zuiop")),
+    "qwerty": (("12345", "asdfg"), ("67890", "yuiop")),
+    "qwertz": (("12345", "asdfg"), ("67890", "zuiop")),
     "azerty": (("12345", "azert"), ("67890", "yuiop")),
 }
 """The keys of each keyboard layout: the same places on the keyboard."""
@@ -90,7 +95,8 @@ def scheme(two: bool = False, layout: str = "qwerty") -> PlaceScheme:
             rows += (HelpRow("Esc", "k_cancel") if hand == 0
                      else HelpRow("Backspace", "k_cancel_right"),)
         sections.append((("k_left", "k_right")[hand] if two else None, rows))
-    common = COMMON_HELP if two else (HelpRow("Esc", "k_cancel"), *COMMON_HELP)
+    rest = tuple(row for row in COMMON_HELP if row != BACK_HELP)  # Esc: the cancel rows
+    common = rest if two else (HelpRow("Esc", "k_cancel"), *rest)
     sections.append(("k_both" if two else None, common))
     used = {key for hand in places[:2 if two else 1] for row in hand for key in row}
     aliases = {key: to for key, to in ALIASES[layout].items() if to in used}

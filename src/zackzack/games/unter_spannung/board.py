@@ -16,13 +16,15 @@ card, also those beyond the keys. Spreads differ by colour *and* by a mark (● 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.text import Text
 
 from zackzack.games import unter_spannung as us
 from zackzack.games.unter_spannung.keys import DrawCard, scheme
 from zackzack.table import TableView
 from zackzack.tui.board import Board, label
-from zackzack.tui.cards import HEAVY, ROUND, Block, back, beside, frame
+from zackzack.tui.cards import DASHED, HEAVY, ROUND, Block, back, beside, frame
 from zackzack.tui.keys import (
     Command,
     Confirm,
@@ -50,9 +52,22 @@ def hand_card(card: us.Card, key: str = "", *, chosen: bool = False,
     return frame([value, spread], 4, key, HEAVY if chosen else ROUND, style)
 
 
-def top_card(card: us.Card) -> Block:
-    """The top card of the discard pile, large."""
+def top_card(card: us.Card, *, pending: bool = False) -> Block:
+    """The top card of the discard pile, large; ``pending``: one's own card on its way to the
+    table (not taken yet), dashed and dim with a trailing "…".
+
+    >>> from zackzack.tui.cards import plain
+    >>> print(plain(top_card(us.Card(7, 2), pending=True)))
+    ╭┄┄┄┄┄┄┄╮
+    ┆  7 …  ┆
+    ┆  ◆ ±2 ┆
+    ╰┄┄┄┄┄┄┄╯
+    """
     mark, colour = SPREADS[card.spread]
+    if pending:
+        value = Text(f"{card.value} …".center(7), style="bold dim")
+        spread = Text(f"{mark} ±{card.spread}".center(7), style="dim")
+        return frame([value, spread], 7, corners=DASHED, style="dim")
     value = Text(f"{card.value:^7}", style="bold reverse")
     spread = Text(f"{mark} ±{card.spread}".center(7), style=colour)
     return frame([value, spread], 7, style="bold")
@@ -98,8 +113,23 @@ class UsBoard(Board):
             return []
         if view.round != self.round:
             self.round, self.cursor, self.cursor_shown = view.round, 0, False
-        places = self.keys.arrange(view.round, view.shown.hand)
+        hand = Counter(view.shown.hand)
+        hand.subtract(self.on_way(view))  # on the pile already, as far as this screen goes
+        places = self.keys.arrange(view.round, list(hand.elements()))
         return [(place, card) for place, card in enumerate(places) if card is not None]
+
+    def on_way(self, view: TableView) -> list[us.Card]:
+        """The own cards played and not answered yet that the view still has in the hand,
+        oldest first (remote tables only: a local one answers at once)."""
+        if self.seat is None:
+            return []
+        left = Counter(view.shown.hand)
+        cards = []
+        for action in self.session.pending(self.seat):
+            if isinstance(action, us.Play) and left[action.card] > 0:
+                left[action.card] -= 1
+                cards.append(action.card)
+        return cards
 
     def key_of(self, card: us.Card) -> str:
         """The key that plays ``card`` now (``""``: none, or not in the hand)."""
@@ -151,8 +181,12 @@ class UsBoard(Board):
         rows = -(-len(state.hand) // max(1, (width + 1) // CARD_WIDTH))
         roomy = self.size.height - len(others) - 5 - 4 * rows >= 2
         lines = [*others, Text("")] if roomy else others
-        info = [label(f"{tr('pile', self.lang)} · {cards(state.discard_count, self.lang)}")]
-        blocks = [top_card(state.top)]
+        on_way = self.on_way(view)
+        count = cards(state.discard_count + len(on_way), self.lang)
+        info = [label(f"{tr('pile', self.lang)} · {count}")]
+        blocks = [top_card(on_way[-1], pending=True) if on_way else top_card(state.top)]
+        if on_way:
+            info.append(label(tr("on_way", self.lang), "italic"))
         if self.seat is not None:
             blocks.append(back(state.draw_counts[self.seat]))
             draw = tr("draw_pile", self.lang, n=state.draw_counts[self.seat])

@@ -2,6 +2,7 @@
 // switches (language, speech, help), toasts and the keyboard.
 
 import { $, h, store } from "./dom.js";
+import { errorText } from "./errors.js";
 import { GAME_LIST, LEARN_GAMES } from "./games.js";
 import { icon } from "./icons.js";
 import { lang, onLang, setLang, t, translateStatic } from "./i18n.js";
@@ -18,6 +19,7 @@ import * as rules from "./rules.js";
 import * as sound from "./sound.js";
 import { onSpeaking, setSpeaking, speaking, supported } from "./speech.js";
 import * as table from "./table.js";
+import * as timing from "./timing.js";
 
 const root = $("#app");
 let page = null;
@@ -129,6 +131,9 @@ function route(params = {}) {
   }
   window.scrollTo(0, 0);
 }
+
+// The server cannot store the game right now, or can again (docs/protocol.md, `notice`).
+net.on("notice", (msg) => app.toast(errorText(msg)));
 
 // A created table comes back as a `table` message: show its page.
 net.on("table", (msg) => {
@@ -269,3 +274,4 @@ net.start();
 route();
 window.zackzack = { app, net }; // for the end-to-end tests and the curious
 window.zackzack.sound = sound; // js/sound.js: its `heard` lists the sounds played, the buzzes
+window.zackzack.timing = timing; // js/timing.js: press → own card shown, press → answer

@@ -1,6 +1,7 @@
 // What every game's board shares: player plates, stacks of face-down cards, little effects,
 // the hint key.
 
+import { cardEl as drawCard } from "./art.js";
 import { cardEl } from "./cards.js";
 import { h, reducedMotion, store } from "./dom.js";
 import { icon } from "./icons.js";
@@ -54,16 +55,19 @@ export function updatePlate(el, seat, ctx, countsOf = handCounts) {
     lag.hidden = !slow;
     lag.textContent = slow ? `◔ ${t("lag_mark_slow")}` : "";
   }
-  // Away in words too (the plate no longer fades: its text keeps its contrast).
+  // Away in words too (the plate no longer fades: its text keeps its contrast); a person's
+  // seat the table waits on (a stand-in coming), or one a stand-in plays (docs/rules.md).
   const away = info?.kind === "human" && !info.connected;
+  const standIn = info?.kind === "human" ? (info.bot ? "stand_in_mark" : info.stand_in_at != null ? "stand_in_soon" : "") : "";
   const awayEl = el.querySelector(".plate-away");
-  awayEl.hidden = !away;
-  awayEl.textContent = away ? t("disconnected") : "";
+  const mark = [away ? t("disconnected") : "", standIn ? t(standIn) : ""].filter(Boolean).join(" · ");
+  awayEl.hidden = !mark;
+  awayEl.textContent = mark;
   el.style.setProperty("--seat", `var(--seat-${seat % 6})`);
 
   const counts = countsOf(ctx, seat);
   const who = seat === ctx.me() && seat !== null ? t("a11y_plate_you", { name }) : name;
-  const said = [counts?.text, away ? t("disconnected") : "", slow ? t("lag_mark_slow") : ""].filter(Boolean);
+  const said = [counts?.text, mark, slow ? t("lag_mark_slow") : ""].filter(Boolean);
   el.dataset.say = said.length ? t("a11y_plate", { who, counts: said.join(", ") }) : who;
   sayPlate(el);
   // The tooltips of another player's counts (Unter Spannung's board): with the figure, and
@@ -133,6 +137,28 @@ export function tag(el, text, kind = "", detail = "") {
   note.style.top = `${rect.top}px`;
   document.body.append(note);
   setTimeout(() => note.remove(), detail ? 2400 : 1300);
+}
+
+// One's own card shown at once where it goes, before the table has answered (pending): a
+// dashed outline and a "…" badge, not colour alone; its holder's label says so (the
+// boards' `board_pending`). The board removes it when the answer comes: on a yes the table's
+// own card takes its place in the same frame, on a no the card goes back.
+export function pendingCard(arts, card) {
+  const el = drawCard(arts, card);
+  el.classList.add("pending-card");
+  el.setAttribute("aria-hidden", "true");
+  el.append(h("span", { class: "pending-badge", "aria-hidden": "true", text: "…" }));
+  return el;
+}
+
+// A wrong card pressed shortly after its pile changed (another's card, the table's own step):
+// the note says so, "The pile had changed to 7 ±2 only 540 ms before" (issue 30), so that a
+// freeze after a near miss is understood. `age`: ms from that top's first frame to the
+// press (js/sightings.js `age`); `card`: its name. "" when the pile had been still longer.
+export const JUST_CHANGED_MS = 1000; // the table's late_grace_ms: a reaction and a long one
+export function justChanged(age, card) {
+  if (age === null || age === undefined || age > JUST_CHANGED_MS || !card) return "";
+  return t("wrong_just_changed", { card, ms: Math.round(age / 10) * 10 });
 }
 
 // The card goes back where it came from, with a little bounce.

@@ -8,7 +8,9 @@ import { has, parts, seconds } from "./i18n.js";
 const ANNOUNCED = ["rotate", "end_round", "flip", "reshuffle"];
 const MINUS_POINTS = ["went_out", "nichts_geht_mehr"];
 
-export function describe(event, { game, who, me = null, now = 0 }) {
+// `penaltyMs`: the table's freeze for a wrong card; a `penalised` line says it as the rules
+// do ("1 s"), not what was left of it when the event came ("0.9 s").
+export function describe(event, { game, who, me = null, now = 0, penaltyMs = null }) {
   const card = (text) => chip(game, text);
   const you = (seat) => seat === me && me !== null;
   const say = (key, seat, fields = {}) => {
@@ -52,7 +54,8 @@ export function describe(event, { game, who, me = null, now = 0 }) {
       const key = ANNOUNCED.includes(event.step) ? `ann_${event.step}` : "ann_other";
       return say(key, undefined, { s: seconds(event.due - now), step: event.step });
     }
-    case "penalised": return say("penalised", event.seat, { s: seconds(event.until - now) });
+    case "penalised":
+      return say("penalised", event.seat, { s: seconds(penaltyMs ?? event.until - now) });
     case "resuming": return say("resuming", undefined, { s: seconds(event.in_ms) });
     case "round_started": return say("round_started", undefined, { n: event.number });
     case "round_scored": return roundLine(event.result, say, who);

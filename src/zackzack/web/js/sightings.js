@@ -6,6 +6,12 @@
 // the press; if the page has shown the pile for less than that this round, the first version
 // it showed. One's own card on top one knows at once: that version counts as seen
 // `reaction_ms` earlier. The same rule as the terminal client's `Sightings` (tui/board.py).
+//
+// "On screen" is the first frame that shows the version (`paint`): a view message is handled
+// in a task that may end tens of milliseconds later on a busy machine, and the frame comes
+// after it; noting the version when the message is processed would start the window early
+// (issue 30). Another player's card flies in for 260 ms; the window counts from the fly-in's
+// first frame, when the new face is on screen (docs/web.md).
 
 const KEEP = 64; // versions per pile: far more than change within a reaction window
 
@@ -14,14 +20,15 @@ export class Sightings {
   constructor(reaction, clock = () => performance.now()) {
     this.reaction = reaction;
     this.clock = clock;
-    this.shown = []; // per pile: [[version, shownAt], ...], oldest first
+    this.shown = []; // per pile: [[version, shownAt, own], ...], oldest first
     this.round = null;
   }
 
   // The piles now on screen are at `versions` in `round` (a new round starts the record
   // afresh: versions start again); `own`: the piles one's own card just changed.
-  note(versions, { round = null, own = new Set() } = {}) {
-    const now = this.clock();
+  // `at`: when they came on screen (default now).
+  note(versions, { round = null, own = new Set(), at = this.clock() } = {}) {
+    const now = at;
     if (this.shown.length !== versions.length || (round !== null && round !== this.round)) {
       this.shown = versions.map(() => []);
     }
@@ -31,10 +38,40 @@ export class Sightings {
       const last = history[history.length - 1];
       if (last && version < last[0]) history.length = 0;
       if (!history.length || history[history.length - 1][0] !== version) {
-        history.push([version, own.has(pile) ? now - this.reaction() : now]);
+        history.push([version, own.has(pile) ? now - this.reaction() : now, own.has(pile)]);
         if (history.length > KEEP) history.splice(0, history.length - KEEP);
       }
     });
+  }
+
+  // The piles are in the page at `versions` now: one's own card counts at once, every other
+  // change at the first frame that shows it (the time in the frame's callback, after the task
+  // that drew it). A press before that frame still aims at what was on screen.
+  paint(versions, { round = null, own = new Set() } = {}) {
+    const now = versions.map((version, pile) => (own.has(pile) ? version : this.latest(pile) ?? version));
+    const fresh = round !== null && round !== this.round;
+    this.note(fresh ? versions : now, { round, own });
+    if (versions.every((version, pile) => now[pile] === version) && !fresh) return;
+    frame(() => {
+      // Meanwhile a new round, or one's own card, may have been noted: never go back.
+      if (round !== null && round !== this.round) return;
+      this.note(versions.map((version, pile) => Math.max(version, this.latest(pile) ?? version)), { round });
+    });
+  }
+
+  // The newest version of `pile` noted, or null.
+  latest(pile) {
+    const history = this.shown[pile];
+    return history?.length ? history[history.length - 1][0] : null;
+  }
+
+  // How long before `at` (a press time) version `version` of `pile` came on screen, in ms;
+  // null when unknown, not on screen yet, or made by one's own card.
+  age(pile, version, at = this.clock()) {
+    const entry = (this.shown[pile] ?? []).find(([v]) => v === version);
+    if (!entry || entry[2]) return null;
+    const age = pressTime(at, this.clock()) - entry[1];
+    return age >= 0 ? age : null;
   }
 
   // The newest version of `pile` on screen `reaction` ms before `at` (a press time on the
@@ -48,6 +85,15 @@ export class Sightings {
     }
     if (seen !== null) return seen;
     return history.length ? Math.min(history[0][0], current) : current;
+  }
+}
+
+// `fn` in the next frame (before its paint: the page's changes so far are in that frame).
+function frame(fn) {
+  if (typeof requestAnimationFrame === "function" && document.visibilityState !== "hidden") {
+    requestAnimationFrame(() => fn());
+  } else {
+    setTimeout(fn, 0);
   }
 }
 

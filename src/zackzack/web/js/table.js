@@ -57,6 +57,8 @@ class TablePage {
           this.boardBox = h("div", { class: "board-box" }),
           // Pictures of what js/live.js says once: the countdown bar, the big 3 – 2 – 1.
           this.announce = h("div", { class: "announce" }),
+          // The idle rule (docs/rules.md): the table waits on you; a stand-in plays for you.
+          this.idleNote = h("div", { class: "idle-note", hidden: true }),
           this.starter = h("div", { class: "starter", "aria-hidden": "true" }),
           this.overlay = h("div", { class: "overlay" })),
         h("aside", { class: "feed", "aria-labelledby": "feed-title" },
@@ -218,7 +220,7 @@ class TablePage {
   speak(events) {
     for (const event of events) {
       if (event.type === "penalised" && event.seat === this.me && this.me !== null) {
-        interrupt(t("ev_penalised_you", { s: seconds(event.until - this.now()) }));
+        interrupt(t("ev_penalised_you", { s: seconds(this.info.options?.penalty_ms ?? event.until - this.now()) }));
       } else if (SAID.has(event.type)) {
         const line = describe(event, { game: this.info.game, who: (s) => this.who(s), me: this.me, now: this.now() });
         announce(h("span", {}, line).textContent);
@@ -600,6 +602,7 @@ class TablePage {
     if (event.type === "drew" && !this.showBotDraws() && this.isBot(event.seat)) return null;
     const line = describe(event, {
       game: this.info.game, who: (s) => this.who(s), me: this.me, now: item.now,
+      penaltyMs: this.info.options?.penalty_ms,
     });
     if (!line.length) return null;
     const li = h("li", { class: `feed-${event.type}`, dataset: { seat: event.seat ?? "" } }, line);
@@ -735,6 +738,7 @@ class TablePage {
       if (whole > 0) sound.play("tick");
       this.countdownS = whole;
     }
+    this.renderIdle(now);
     const text = this.announce.querySelector(".announce-text");
     if (countdown && text) {
       text.textContent = t(`step_${countdown.step}`, { s: seconds(countdown.due - now) });
@@ -743,6 +747,19 @@ class TablePage {
     if (next && view.next_round_at) {
       next.textContent = t("next_round_in", { s: Math.max(0, Math.ceil((view.next_round_at - now) / 1000)) });
     }
+  }
+
+  // The idle rule's note to this seat's person: the warning with its countdown, then the
+  // stand-in that plays until their next action; said (assertively) when it appears.
+  renderIdle(now) {
+    const mine = this.me === null || this.view?.phase !== "playing" ? null : this.info?.seats[this.me];
+    const kind = mine?.bot ? "stand_in_playing_you" : mine?.stand_in_at != null ? "stand_in_you" : "";
+    const text = kind ? t(kind, { s: Math.max(0, Math.ceil((mine.stand_in_at - now) / 1000)) }) : "";
+    if (this.idleNote.textContent === text) return;
+    this.idleNote.textContent = text;
+    this.idleNote.hidden = !text;
+    if (kind && kind !== this.idleKind) interrupt(text);
+    this.idleKind = kind;
   }
 
   key(e) {

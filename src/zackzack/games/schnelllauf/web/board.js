@@ -5,16 +5,17 @@
 // nothing. An empty place (or M) asks which card moves into it. H marks the fitting cards.
 
 import {
-  Hinted, bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
-  tickPlate, toggleHints, updatePlate, updateStack,
+  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, plate, shake, showNote, slideBack, stack, tag,
+  tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
 } from "../../js/board.js";
 import { cardEl, chip, setCard } from "../../js/art.js";
 import { flyFrom, h, store } from "../../js/dom.js";
 import { count, t } from "../../js/i18n.js";
 import { announce } from "../../js/live.js";
 import { Sightings } from "../../js/sightings.js";
+import * as timing from "../../js/timing.js";
 import * as ART from "./cards.js";
-import { slFits } from "./cards.js";
+import { parseFr, slFits } from "./cards.js";
 
 const GAME = "schnelllauf";
 const PLACES = 5;
@@ -42,6 +43,10 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     this.round = null;
     this.hints = store(HINTS_KEY) === "1";
     this.said = [null, null];
+    // Own cards shown before the table's answer: {kind: "play", card, pile} on a pile or
+    // {kind: "move", source, target} in an empty place, with `el` (the card pressed) and
+    // `shown` (its pending picture), oldest first.
+    this.pending = [];
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
     this.sides = [this.side("them"), this.side("me")];
     this.piles = [0, 1].map((p) => this.pileEl(p));
@@ -170,10 +175,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       p.under.hidden = state.pile_counts[i] < 2;
       p.top.hidden = !topCard;
       p.el.classList.toggle("unstarted", !topCard);
-      p.pile.setAttribute("aria-label", t("board_pile", {
-        pile: t(i ? "board_pile_right" : "board_pile_left"),
-        card: topCard ? ART.cardName(topCard) : t("board_pile_none"), key: PILE_KEY_NAMES[i],
-      }));
+      this.labelPile(i);
       p.pile.style.setProperty("--depth", Math.min(Math.max(state.pile_counts[i] - 1, 0), 5));
       p.count.textContent = topCard ? count("cards_n", state.pile_counts[i]) : "";
       p.stands.textContent = topCard === "*" ? standsText(state.stands[i]) : "";
@@ -189,6 +191,18 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       || !(mine.some(([card]) => !card) && mine.some(([card, under]) => card && under));
     this.animate(events, before);
     this.tick();
+  }
+
+  // A pile's name: side, top card, key, and one's own cards on it not confirmed yet.
+  labelPile(i) {
+    const topCard = this.state?.tops[i];
+    const label = t("board_pile", {
+      pile: t(i ? "board_pile_right" : "board_pile_left"),
+      card: topCard ? ART.cardName(topCard) : t("board_pile_none"), key: PILE_KEY_NAMES[i],
+    });
+    const waiting = this.pending.filter((p) => p.kind === "play" && p.pile === i)
+      .map((p) => t("board_pending", { card: ART.cardName(p.card) }));
+    this.piles[i].pile.setAttribute("aria-label", [label, ...waiting].join(", "));
   }
 
   // The places' marks and labels: "Play 7 of hearts, key 1", the chosen card, the hints.
@@ -216,6 +230,8 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       let label = card ? t("board_play", { card: ART.cardName(card), key })
         : t("board_empty_place", { n: key, key });
       if (card && under) label += `, ${t("board_under", { n: under })}`;
+      const moving = this.pending.find((p) => p.kind === "move" && p.target === k);
+      if (!card && moving) label += `, ${t("board_pending", { card: ART.cardName(moving.card) })}`;
       el.setAttribute("aria-label", fits ? `${label} – ${t("board_fits")}` : label);
     });
   }
@@ -232,12 +248,12 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     return said.join(". ");
   }
 
-  // Note when each pile version came on screen (js/sightings.js).
+  // Note when each pile version comes on screen: its first frame (js/sightings.js).
   see(round, events) {
     const me = this.ctx.me();
     const own = new Set(events.filter((e) => e.type === "played" && e.seat === me && me !== null)
       .map((e) => e.pile));
-    this.sightings.note(this.state.versions, { round, own });
+    this.sightings.paint(this.state.versions, { round, own });
   }
 
   rects() {
@@ -254,12 +270,19 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     const placeEl = (seat, k) => this.sides[this.seats().indexOf(seat)]?.places[k];
     for (const event of events) {
       if (event.type === "played") {
-        flyFrom(this.piles[event.pile].top, before.get(`${event.seat}:${event.place}`));
+        // One's own card already shown (pending) does not fly in again.
+        const mine = event.seat === this.ctx.me()
+          && this.confirm((p) => p.kind === "play" && p.card === event.card && p.pile === event.pile);
+        if (!mine) flyFrom(this.piles[event.pile].top, before.get(`${event.seat}:${event.place}`));
         if (event.revealed) flip(placeEl(event.seat, event.place)?.querySelector(":scope > .card"));
         this.ctx.call(ART.callOf(event.card), event.seat, this.callEl, false);
       } else if (event.type === "moved") {
-        flyFrom(placeEl(event.seat, event.target)?.querySelector(":scope > .card"),
-          before.get(`${event.seat}:${event.source}`));
+        const mine = event.seat === this.ctx.me()
+          && this.confirm((p) => p.kind === "move" && p.source === event.source && p.target === event.target);
+        if (!mine) {
+          flyFrom(placeEl(event.seat, event.target)?.querySelector(":scope > .card"),
+            before.get(`${event.seat}:${event.source}`));
+        }
         flip(placeEl(event.seat, event.source)?.querySelector(":scope > .card"));
       } else if (event.type === "flipped") {
         event.cards.forEach((card, p) => {
@@ -287,10 +310,17 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     return me === null || !this.state ? null : this.state.layouts[me][k]?.[0] ?? null;
   }
 
-  // The piles `card` fits now.
+  // The piles `card` fits now, as they are on screen: one's own pending card counts as the
+  // top (a card pressed onto it is judged by the server against it once it is taken).
   fitting(card) {
     const wrap = this.ctx.options?.()?.wrap ?? true;
-    return [0, 1].filter((p) => slFits(card, Boolean(this.state.tops[p]), this.state.stands[p], wrap));
+    return [0, 1].filter((p) => slFits(card, Boolean(this.state.tops[p]), this.shownStands(p), wrap));
+  }
+
+  shownStands(p) {
+    const last = this.pending.filter((q) => q.kind === "play" && q.pile === p).pop();
+    const shown = last && parseFr(last.card);
+    return shown && !shown.joker ? [shown.rank] : this.state.stands[p];
   }
 
   // Ask for a pile (the card of `place`) or for a card (to move into `target`), or stop asking.
@@ -335,10 +365,10 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     const card = this.myTop(k);
     const c = this.choice;
     if (!card) {
-      if (c?.kind === "pile") return this.move(c.place, k);
+      if (c?.kind === "pile") return this.move(c.place, k, at);
       return this.chooseMove(k);
     }
-    if (c?.kind === "move") return this.move(k, c.target);
+    if (c?.kind === "move") return this.move(k, c.target, at);
     if (c?.kind === "pile" && c.place === k) return this.choose(null);
     const fits = this.fitting(card);
     if (fits.length === 1) return this.play(k, fits[0], at);
@@ -360,31 +390,30 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     return this.choose({ kind: "move", target });
   }
 
-  // Play the card of place `k` onto pile `p`, pressed (key, click, drop) at `at`.
+  // Play the card of place `k` onto pile `p`, pressed (key, click, drop) at `at`. The card
+  // shows on the pile at once, pending, and leaves its place; the table's answer confirms it
+  // (the played event, `confirm`) or sends it back.
   async play(k, p, at = performance.now()) {
     this.choose(null);
     const card = this.myTop(k);
     if (!card || !this.state.tops[p]) return;
     const el = this.sides[1].places[k].querySelector(":scope > .card");
+    if (el.classList.contains("sent")) return;
     if (this.ctx.frozenLeft(this.ctx.me()) > 0) {
       shake(this.sides[1].el.querySelector(".places"));
       return;
     }
-    el.classList.add("sent", p ? "to-right" : "to-left");
+    const record = timing.pressed(GAME, "play", at);
     const seen = this.sightings.aimed(p, this.state.versions[p], at);
+    const changed = justChanged(this.sightings.age(p, this.state.versions[p], at),
+      this.state.tops[p] && ART.cardName(this.state.tops[p]));
+    const pending = { kind: "play", card, pile: p, el, shown: pendingCard(ART, card), changed };
+    this.show(pending, this.piles[p].pile, record);
     const ack = await this.ctx.act({ type: "play", card, pile: p, seen });
-    el.classList.remove("to-left", "to-right");
-    if (ack.ok) {
-      el.classList.remove("sent");
-      return;
-    }
-    slideBack(el);
-    if (ack.code === "too_late") tag(el, t("too_late"), "late", this.ctx.raceLost(ack));
-    else if (ack.code === "does_not_fit") tag(el, t("wrong_card"), "wrong");
-    this.ctx.refused(ack);
+    this.answered(pending, record, ack);
   }
 
-  async move(source, target) {
+  async move(source, target, at = performance.now()) {
     this.choose(null);
     const me = this.ctx.me();
     if (target === undefined) {
@@ -392,8 +421,67 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       if (target < 0) return this.note(t("no_empty_place"));
     }
     if (source === null || this.state.layouts[me][source][1] === 0) return this.note(t("nothing_to_move"));
+    const card = this.myTop(source);
+    const el = this.sides[1].places[source].querySelector(":scope > .card");
+    const place = this.sides[1].places[target];
+    if (!card || el.classList.contains("sent") || this.pending.some((q) => q.target === target)) {
+      return undefined;
+    }
+    const record = timing.pressed(GAME, "move", at);
+    const pending = { kind: "move", card, source, target, el, shown: pendingCard(ART, card) };
+    this.show(pending, place, record);
     const ack = await this.ctx.act({ type: "move", source, target });
-    if (!ack.ok) this.ctx.refused(ack);
+    this.answered(pending, record, ack);
+    return undefined;
+  }
+
+  // Show `pending` in `where` (a pile, an empty place) at once; its card leaves its place.
+  show(pending, where, record) {
+    this.pending.push(pending);
+    where.append(pending.shown);
+    pending.el.classList.add("sent", "pending");
+    this.labelPile(0);
+    this.labelPile(1);
+    this.mark();
+    timing.shown(record);
+  }
+
+  // The table's answer to a pending action: yes (the events drew it already), or no: the
+  // card goes back to its place, with the note of why.
+  answered(pending, record, ack) {
+    timing.decided(record, ack);
+    this.settle(pending);
+    const { el } = pending;
+    el.classList.remove("sent", "pending");
+    if (ack.ok) return;
+    slideBack(el);
+    if (ack.code === "too_late") tag(el, t("too_late"), "late", this.ctx.raceLost(ack));
+    else if (ack.code === "does_not_fit") {
+      tag(el, t("wrong_card"), "wrong", pending.changed ?? "");
+      if (pending.changed) announce(pending.changed);
+    }
+    this.ctx.refused(ack);
+  }
+
+  // The table took one's own pending action (the first that `match`es): the view has just
+  // drawn its card where the pending picture is, which goes in the same frame.
+  confirm(match) {
+    const pending = this.pending.find(match);
+    if (!pending) return false;
+    pending.el.classList.remove("sent", "pending");
+    this.settle(pending);
+    return true;
+  }
+
+  settle(pending) {
+    const i = this.pending.indexOf(pending);
+    if (i < 0) return;
+    this.pending.splice(i, 1);
+    pending.shown.remove();
+    if (!this.state) return;
+    this.labelPile(0);
+    this.labelPile(1);
+    this.mark();
   }
 
   // Clicks, taps and drags: a short press is a click, a longer way is a drag.
@@ -439,7 +527,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       const under = document.elementsFromPoint(u.clientX, u.clientY);
       const target = under.find((el) => el.matches?.(".pile-zone, .side.me .place"));
       if (target?.classList.contains("pile-zone")) this.play(k, +target.dataset.pile, u.timeStamp);
-      else if (target && !this.myTop(+target.dataset.place)) this.move(k, +target.dataset.place);
+      else if (target && !this.myTop(+target.dataset.place)) this.move(k, +target.dataset.place, u.timeStamp);
     };
     card.addEventListener("pointermove", moveHandler);
     card.addEventListener("pointerup", upHandler);
@@ -465,7 +553,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       return true;
     }
     if (k === "m") {
-      if (this.choice?.kind === "pile") this.move(this.choice.place);
+      if (this.choice?.kind === "pile") this.move(this.choice.place, undefined, e.timeStamp);
       else {
         const empty = this.state.layouts[this.ctx.me()].findIndex(([card]) => !card);
         if (empty < 0) this.note(t("no_empty_place"));

@@ -4,8 +4,8 @@
 // H marks the cards that fit (hints).
 
 import {
-  Hinted, bump, flip, freezeOverlay, HINTS_KEY, plate, shake, showNote, slideBack, stack, tag, tickFreeze,
-  tickPlate, toggleHints, updatePlate, updateStack,
+  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, plate, shake, showNote, slideBack, stack, tag,
+  tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
 } from "../../js/board.js";
 import { cardEl, setCard } from "../../js/art.js";
 import { flyFrom, glide, h, positions, store, sync } from "../../js/dom.js";
@@ -13,6 +13,7 @@ import { count, t } from "../../js/i18n.js";
 import { icon } from "../../js/icons.js";
 import { announce } from "../../js/live.js";
 import { Sightings } from "../../js/sightings.js";
+import * as timing from "../../js/timing.js";
 import * as ART from "./cards.js";
 import { parseUs, usFits } from "./cards.js";
 
@@ -20,6 +21,8 @@ const GAME = "unter-spannung";
 // Hand keys: digits, then letters (no D: it draws; no H: hints; no Y/Z: they swap between
 // keyboards).
 export const HAND_KEYS = "1234567890qwertuiopasfgjklxcvbnm";
+// The least of a hand card that shows when the hand overlaps: WCAG 2.2's target size.
+const TARGET_PX = 24;
 
 // Which key each hand card has, by the rule of tui/keys.py StableKeys: a new round's hand
 // is sorted and keyed in order; a card keeps its key while it is in the hand; a card that
@@ -107,6 +110,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     KEPT.set(root, { where: location.pathname, keys: this.keys });
     this.hints = store(HINTS_KEY) === "1";
     this.saidTop = null;
+    this.pending = []; // own cards shown on the pile before the table's answer, oldest first
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
     this.el = h("div", { class: "board us" },
       this.others = h("div", { class: "others" }),
@@ -168,7 +172,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
       this.under.hidden = state.discard_count < 2;
       setCard(this.top, ART, state.top);
     }
-    this.pile.setAttribute("aria-label", t("board_discard", { card: ART.cardName(state.top) }));
+    this.labelPile();
     this.pile.style.setProperty("--depth", Math.min(state.discard_count - 1, 5));
     this.pileCount.textContent = count("cards_n", state.discard_count);
 
@@ -180,9 +184,15 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
       this.handPlate.classList.toggle("winner", state.winner === me);
       updateStack(this.drawStack, state.draw_counts[me]);
       this.draw.disabled = state.draw_counts[me] === 0 || state.over;
-      const cards = this.keys.arrange(view.round, state.hand);
+      // Every key's place is a slot: a card, or the gap a played card left until a draw fills
+      // it (StableKeys), so that no other card moves when one leaves (issue 30).
+      this.keys.arrange(view.round, state.hand);
+      const slots = this.keys.places.map((card, place) => (card === null ? { place }
+        : { card, id: this.keys.ids[place], place }));
       const moved = positions(this.hand.children);
-      sync(this.hand, cards, (c) => `${c.card}#${c.id}`, (c) => cardEl(ART, c.card), (el, c) => {
+      sync(this.hand, slots, (c) => (c.card ? `${c.card}#${c.id}` : `gap#${c.place}`),
+        (c) => (c.card ? cardEl(ART, c.card) : h("div", { class: "hand-gap", "aria-hidden": "true" })), (el, c) => {
+        if (!c.card) return;
         el.tabIndex = 0;
         el.setAttribute("role", "button");
         el.firstElementChild?.setAttribute("aria-hidden", "true"); // the label names it
@@ -199,9 +209,17 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     this.tick();
   }
 
+  // The pile's name: its top card, and one's own cards on it not confirmed yet.
+  labelPile() {
+    if (!this.state) return;
+    const label = t("board_discard", { card: ART.cardName(this.state.top) });
+    const waiting = this.pending.map((p) => t("board_pending", { card: ART.cardName(p.card) }));
+    this.pile.setAttribute("aria-label", [label, ...waiting].join(", "));
+  }
+
   mark() {
     const top = this.state?.top;
-    for (const el of this.hand.children) {
+    for (const el of this.hand.querySelectorAll(":scope > .card")) {
       const fits = this.hints && usFits(el.dataset.card, top);
       el.classList.toggle("fits", fits);
       const card = ART.cardName(el.dataset.card);
@@ -223,10 +241,10 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     return t("board_top", { card: ART.cardName(top) });
   }
 
-  // Note when this pile version came on screen (js/sightings.js).
+  // Note when this pile version comes on screen: its first frame (js/sightings.js).
   see(round, events, me) {
     const own = events.some((e) => e.type === "played" && e.seat === me && me !== null);
-    this.sightings.note([this.state.version], { round, own: new Set(own ? [0] : []) });
+    this.sightings.paint([this.state.version], { round, own: new Set(own ? [0] : []) });
   }
 
   otherPlate(seat) {
@@ -241,7 +259,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
 
   rects() {
     const rects = new Map();
-    for (const el of this.hand.children) rects.set(el.dataset.key, el.getBoundingClientRect());
+    for (const el of this.hand.querySelectorAll(":scope > .card")) rects.set(el.dataset.key, el.getBoundingClientRect());
     for (const [seat, el] of this.plates) rects.set(`seat${seat}`, el.getBoundingClientRect());
     rects.set("draw", this.drawStack.getBoundingClientRect());
     return rects;
@@ -251,6 +269,11 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     const me = this.ctx.me();
     for (const event of events) {
       if (event.type === "played") {
+        // One's own card already shown (pending): it is there, it does not fly in again.
+        if (event.seat === me && this.confirm(event.card)) {
+          this.ctx.call(parseUs(event.card)?.value ?? "", event.seat, this.callEl);
+          continue;
+        }
         const origin = event.seat === me
           ? [...before.entries()].find(([k]) => k.startsWith(`${event.card}#`))?.[1]
           : before.get(`seat${event.seat}`);
@@ -260,7 +283,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
         flip(this.top);
       } else if (event.type === "drew") {
         if (event.seat === me) {
-          const drawn = [...this.hand.children].find((el) => !before.has(el.dataset.key));
+          const drawn = [...this.hand.querySelectorAll(":scope > .card")].find((el) => !before.has(el.dataset.key));
           if (drawn) flyFrom(drawn, before.get("draw"), 240);
         } else {
           bump(this.plates.get(event.seat)?.querySelector(".fan"));
@@ -271,15 +294,29 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     }
   }
 
-  // Lay the hand out in one row; when it is too long the cards overlap, never wrap.
+  // Lay the hand's slots out from the left (a card that leaves moves no other): in one row,
+  // overlapping when it is long; when even then less than TARGET_PX of each card would show
+  // (a phone), in two or more rows, each row overlapping the one above by a third. The hand
+  // never runs past its box, so it never covers the draw pile (issue 30).
   fit() {
-    const cards = this.hand.children;
-    const n = cards.length;
-    if (!n) return;
-    const width = cards[0].offsetWidth;
+    const slots = this.hand.children;
+    const n = slots.length;
+    const card = this.hand.querySelector(":scope > .card");
+    if (!n || !card) return;
+    const width = card.offsetWidth;
+    const height = card.offsetHeight;
     const room = this.hand.clientWidth;
-    const gap = Math.min(12, n > 1 ? (room - n * width) / (n - 1) : 12);
-    this.hand.style.setProperty("--gap", `${Math.max(gap, -width * 0.72)}px`);
+    if (!width || !room) return;
+    const strip = (k) => (k > 1 ? Math.min(width + 12, (room - width) / (k - 1)) : width + 12);
+    let rows = 1;
+    while (rows < 4 && strip(Math.ceil(n / rows)) < TARGET_PX) rows++;
+    const per = Math.ceil(n / rows);
+    const step = Math.round(height * 0.62);
+    this.hand.style.setProperty("--per", per);
+    this.hand.style.setProperty("--strip", `${Math.max(strip(per), TARGET_PX)}px`);
+    this.hand.style.setProperty("--row", `${step}px`);
+    this.hand.classList.toggle("rows", rows > 1);
+    this.hand.style.height = rows > 1 ? `${18 + height + (rows - 1) * step}px` : "";
   }
 
   tick() {
@@ -293,29 +330,62 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
 
   // Acting ----------------------------------------------------------------------------------
 
-  // Play the card `el`, pressed (key, click) at `at` (performance.now() time).
+  // Play the card `el`, pressed (key, click) at `at` (performance.now() time). The card shows
+  // on the pile at once, pending, and leaves the hand; the table's answer confirms it (the
+  // played event, `confirm`) or sends it back.
   async play(el, at = performance.now()) {
     if (!this.state || this.ctx.me() === null || el.classList.contains("sent")) return;
     if (this.ctx.frozenLeft(this.ctx.me()) > 0) {
       shake(this.hand);
       return;
     }
-    el.classList.add("sent");
+    const card = el.dataset.card;
+    const record = timing.pressed(GAME, "play", at);
+    const pending = { card, el, shown: pendingCard(ART, card) };
+    this.pending.push(pending);
+    this.pile.append(pending.shown);
+    el.classList.add("sent", "pending");
+    this.labelPile();
+    timing.shown(record);
     this.keys.pressed(+el.dataset.place);
     const seen = this.sightings.aimed(0, this.state.version, at);
-    const ack = await this.ctx.act({ type: "play", card: el.dataset.card, seen });
+    const changed = justChanged(this.sightings.age(0, this.state.version, at), ART.cardName(this.state.top));
+    const ack = await this.ctx.act({ type: "play", card, seen });
+    timing.decided(record, ack);
+    this.settle(pending);
     if (ack.ok) {
       // With two equal cards the element that stays may be this one: it is back in the hand.
-      el.classList.remove("sent");
+      el.classList.remove("sent", "pending");
       return;
     }
     const why = ack.code === "too_late" ? this.ctx.raceLost(ack) : "";
     if (el.isConnected) {
+      el.classList.remove("pending");
       slideBack(el);
       if (ack.code === "too_late") tag(el, t("too_late"), "late", why);
-      else if (ack.code === "does_not_fit") tag(el, t("wrong_card"), "wrong");
+      else if (ack.code === "does_not_fit") tag(el, t("wrong_card"), "wrong", changed);
     }
+    if (ack.code === "does_not_fit" && changed) announce(changed);
     this.ctx.refused(ack);
+  }
+
+  // The table took one's own `card`: the pending one becomes the pile's top (the view has
+  // just drawn it there, under the pending picture), in the same frame. Whether one was pending.
+  confirm(card) {
+    const pending = this.pending.find((p) => p.card === card);
+    if (!pending) return false;
+    pending.el.classList.remove("sent", "pending");
+    this.settle(pending);
+    return true;
+  }
+
+  // A pending card is answered: its picture on the pile goes.
+  settle(pending) {
+    const i = this.pending.indexOf(pending);
+    if (i < 0) return;
+    this.pending.splice(i, 1);
+    pending.shown.remove();
+    this.labelPile();
   }
 
   async drawCard() {

@@ -1,0 +1,98 @@
+"""What the transport knows of a connection's round trip: the kernel's, or a trusted proxy's.
+
+The lag a race credits must not be the client's word. Protocol pings are answered by the
+client, which can answer them as late as it likes; the kernel's own measure of a TCP
+connection (``TCP_INFO``: the time from a segment sent to its acknowledgement) is taken
+below the client's code, so a client can only stretch it by delaying everything it sends,
+its cards too. ``docs/fairness.md`` (*Measuring lag*) has the exploit analysis.
+
+Behind a reverse proxy the kernel only knows the hop to the proxy; a proxy named by
+``--forwarded-allow-ips`` may pass the client's round trip on in :data:`RTT_HEADER` (nginx:
+``proxy_set_header X-TCP-RTT $tcpinfo_rtt;``, microseconds).
+
+uvicorn does not hand the ASGI app its socket, so :class:`TimedWebSocketProtocol` (uvicorn's
+own websocket protocol) puts the transport into the scope's extensions.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from collections.abc import Callable, Container, Mapping
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+RTT_HEADER = "x-tcp-rtt"
+"""The header in which a trusted proxy passes on the client's round trip, in µs."""
+TRANSPORT_KEY = "zackzack.transport"
+"""Where :class:`TimedWebSocketProtocol` puts the transport in the scope's extensions."""
+_RTT, _MIN_RTT = 68, 148
+"""Offsets in ``struct tcp_info`` (linux/tcp.h) of ``tcpi_rtt`` and ``tcpi_min_rtt`` (µs)."""
+
+
+def kernel_rtt_ms(sock: Any) -> float | None:
+    """The kernel's round trip of TCP socket ``sock`` in ms: its windowed minimum (the wire's
+    own lag, without delayed acknowledgements), else its smoothed figure; ``None`` where the
+    kernel does not say (not Linux, not TCP, closed).
+
+    >>> a, b = socket.socketpair()
+    >>> kernel_rtt_ms(a) is None  # a Unix socket has no round trip
+    True
+    >>> a.close(); b.close()
+    """
+    if sock is None or not hasattr(socket, "TCP_INFO"):
+        return None
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
+    except OSError:
+        return None
+    if len(info) >= _MIN_RTT + 4:
+        (minimum,) = struct.unpack_from("I", info, _MIN_RTT)
+        if minimum and minimum != 0xFFFFFFFF:
+            return float(minimum) / 1000
+    if len(info) >= _RTT + 4:
+        (smoothed,) = struct.unpack_from("I", info, _RTT)
+        return float(smoothed) / 1000 if smoothed else None
+    return None
+
+
+def proxied_rtt_ms(value: str | None) -> float | None:
+    """A trusted proxy's :data:`RTT_HEADER` in ms (``None``: missing or not a whole number
+    of µs under a minute).
+
+    >>> proxied_rtt_ms("42318"), proxied_rtt_ms("x"), proxied_rtt_ms(None)
+    (42.318, None, None)
+    """
+    if value is None or not value.strip().isdigit():
+        return None
+    micros = int(value.strip())
+    return micros / 1000 if micros < 60_000_000 else None
+
+
+class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol that shows the app its transport (for ``TCP_INFO``)."""
+
+    def handle_connect(self, event: Any) -> None:
+        """Build the scope as uvicorn does, with the transport in its extensions."""
+        super().handle_connect(event)
+        scope: Any = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][TRANSPORT_KEY] = self.transport
+
+
+def round_trip(scope: Mapping[str, Any], proxies: Container[str]) -> Callable[[], float | None]:
+    """How to read the round trip of the connection of websocket ``scope`` now: a trusted
+    proxy's word (``proxies``: ``--forwarded-allow-ips``) if the socket's peer is one, else
+    the kernel's; always ``None`` where the server does not show the app its transport."""
+    transport = scope.get("extensions", {}).get(TRANSPORT_KEY)
+    if transport is None:
+        return lambda: None
+    peer = transport.get_extra_info("peername")
+    if peer and str(peer[0]) in proxies:
+        raw = next((value for name, value in scope.get("headers", ())
+                    if name.lower() == RTT_HEADER.encode()), None)
+        told = proxied_rtt_ms(raw.decode("latin-1") if raw is not None else None)
+        return lambda: told
+    sock = transport.get_extra_info("socket")
+    return lambda: kernel_rtt_ms(sock)

@@ -1,0 +1,363 @@
+"""Nothing that jumps, a phone that fits, and the reaction window counted from the screen.
+
+Issue 30. (1) Whole stretches of play against bots, desktop (1280 × 800) and phone
+(390 × 844), while a little player in the page presses keys as a quick person would: every
+animation frame the layout boxes of the piles, the places and the hand's cards (offsets,
+transforms left out: a fly-in or a lifted card is not a move) are compared with the frame
+before; none may move unless the player's own action changed the hand's slots. A
+``PerformanceObserver`` for ``layout-shift`` on the board says the same in the browser's own
+measure. (2) An Unter Spannung hand of 18 cards at 390 × 844: inside the felt, every card
+showing at least 24 × 24 px, the draw pile not covered. (3) Races between two people at a
+press N ms after the new top's first frame on the presser's screen, with another process
+keeping a core busy: too late, never a wrong card. Screenshots: ``steady_*``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from e2e.kit import create_by_message, dealt, person, phase, wait_for_js, wait_until
+from e2e.test_race import sl_deal, two_at_a_table, us_deal
+from zackzack.games import unter_spannung as us
+from zackzack.server import room as room_module
+
+pytestmark = pytest.mark.e2e
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844, "touch": True}
+
+# Every frame: the layout box (offsets up to the felt, no transforms) of each pile, place and
+# hand slot, compared with the frame before; and the browser's layout shifts on the board.
+WATCH = """() => {
+  const felt = document.querySelector('.felt');
+  const w = window.steady = {moves: [], shifts: [], own: [], frames: 0, last: new Map(),
+                             slots: -1, slotsAt: -1e9};
+  const pos = (el) => {
+    let x = 0, y = 0, e = el;
+    while (e && e !== felt) { x += e.offsetLeft; y += e.offsetTop; e = e.offsetParent; }
+    return [x, y, el.offsetWidth, el.offsetHeight];
+  };
+  const named = () => {
+    const out = [];
+    document.querySelectorAll('.board .pile').forEach((el, i) => out.push(['pile' + i, el]));
+    document.querySelectorAll('.board.sl .side').forEach((side, s) =>
+      side.querySelectorAll('.place').forEach((el, i) => out.push([`place${s}.${i}`, el])));
+    document.querySelectorAll('.board.us .hand > *').forEach((el) =>
+      out.push(['hand ' + el.dataset.key, el]));
+    document.querySelectorAll('.board.us .draw').forEach((el) => out.push(['draw', el]));
+    return out;
+  };
+  const frame = (t) => {
+    w.frames++;
+    const now = performance.now();
+    const slots = document.querySelectorAll('.board.us .hand > *').length;
+    if (slots !== w.slots) { w.slots = slots; w.slotsAt = now; }
+    const seen = new Map();
+    for (const [key, el] of named()) {
+      const box = pos(el);
+      seen.set(key, box);
+      const was = w.last.get(key);
+      if (!was || !el.isConnected) continue;
+      const dx = box[0] - was[0], dy = box[1] - was[1];
+      if (Math.abs(dx) > 1 || Math.abs(dy) > 1) {
+        const own = w.own.some((at) => now - at < 1500) && now - w.slotsAt < 50;
+        w.moves.push({key, dx, dy, own, t: Math.round(now),
+                      phase: document.querySelector('.table-page')?.dataset.phase});
+      }
+    }
+    w.last = seen;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  const board = () => document.querySelector('.board');
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const sources = (e.sources ?? []).filter((s) => s.node && board()?.contains(s.node));
+      if (!sources.length) continue;
+      w.shifts.push({value: e.value, t: Math.round(e.startTime),
+        own: w.own.some((at) => e.startTime - at < 1500 && e.startTime >= at),
+        nodes: sources.map((s) => (s.node.className?.baseVal ?? s.node.className ?? s.node.nodeName)
+          + ` ${Math.round(s.previousRect.x)},${Math.round(s.previousRect.y)}`
+          + ` -> ${Math.round(s.currentRect.x)},${Math.round(s.currentRect.y)}`)});
+    }
+  }).observe({type: 'layout-shift', buffered: true});
+}"""
+
+# A quick player in the page: every 300 ms a fitting card by its key (Unter Spannung: else a
+# draw; Schnelllauf: a card that fits both piles is played with Q, an empty place is filled
+# with M). Synthetic keys go through the same handler as a person's.
+PLAYER = """() => {
+  const key = (k) => { window.steady.own.push(performance.now());
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true})); };
+  const usFits = (card, top) => {
+    const [v] = card.split('±').map(Number); const [tv, ts] = top.split('±').map(Number);
+    return v === (tv + ts - 1) % 10 + 1 || v === ((tv - ts - 1) % 10 + 10) % 10 + 1;
+  };
+  const rank = (c) => c === '*' ? 0 : ({A: 1, J: 11, Q: 12, K: 13}[c.slice(0, -1)]
+    ?? Number(c.slice(0, -1)));
+  const slFits = (card, top, stands) => {
+    if (!top) return false;
+    const r = rank(card);
+    if (r === 0 || stands === null) return true;
+    return stands.some((s) => Math.abs(r - s) === 1 || Math.abs(r - s) === 12);
+  };
+  window.steadyPlayer = setInterval(() => {
+    if (document.querySelector('.table-page')?.dataset.phase !== 'playing') return;
+    if (document.querySelector('.freeze.on')) return;
+    const us = document.querySelector('.board.us');
+    if (us) {
+      const top = us.querySelector('.pile .card.top')?.dataset.card;
+      if (!top || us.querySelector('.pending-card')) return;
+      const card = [...us.querySelectorAll('.hand > .card:not(.sent)')]
+        .find((el) => el.dataset.hotkey && usFits(el.dataset.card, top));
+      if (card) key(card.dataset.hotkey);
+      else if (!us.querySelector('.draw').disabled) key('d');
+      return;
+    }
+    const sl = document.querySelector('.board.sl');
+    if (!sl || sl.querySelector('.pending-card')) return;
+    const zones = [...sl.querySelectorAll('.pile-zone')];
+    const tops = zones.map((z) => z.querySelector('.card.top:not([hidden])')?.dataset.card);
+    const stands = zones.map((z) => JSON.parse(z.dataset.stands ?? 'null'));
+    const places = [...sl.querySelectorAll('.side.me .place')];
+    for (const [i, place] of places.entries()) {
+      const el = place.querySelector(':scope > .card');
+      if (el.hidden || !el.dataset.card) continue;
+      const fits = [0, 1].filter((p) => slFits(el.dataset.card, tops[p], stands[p]));
+      if (fits.length === 1) { key(String(i + 1)); return; }
+      if (fits.length === 2) { key(String(i + 1)); key('q'); return; }
+    }
+    const empty = places.findIndex((p) => p.classList.contains('empty'));
+    const full = places.findIndex((p) => Number(p.dataset.under) > 0);
+    if (empty >= 0 && full >= 0) { key('m'); key(String(full + 1)); }
+  }, 300);
+}"""
+
+
+def play_against_bots(new_page: Any, game: str, bots: list[str], size: dict[str, Any],
+                      seconds: float, shot: Any, name: str) -> dict[str, Any]:
+    """Anna plays ``game`` against ``bots`` for up to ``seconds`` (or to the match's end)."""
+    anna = person(new_page, "Anna", **size)
+    create_by_message(anna, {"type": "create", "game": game, "options": {},
+                             "seats": [{"kind": "open"},
+                                       *({"kind": "bot", "bot": bot} for bot in bots)]})
+    anna.locator("#start:not([disabled])").click()
+    wait_until(lambda: phase(anna) == "playing", timeout=15)
+    wait_for_js(anna, "document.querySelector('.board') !== null")
+    time.sleep(0.5)
+    anna.evaluate(WATCH)
+    anna.evaluate(PLAYER)
+    end = time.monotonic() + seconds
+    shots = 0
+    while time.monotonic() < end and phase(anna) in ("playing", "starting"):
+        time.sleep(1.0)
+        if shots < 1 and time.monotonic() > end - seconds / 2:
+            shot(anna, f"{name}_playing", settle=False)
+            shots += 1
+    anna.evaluate("() => clearInterval(window.steadyPlayer)")
+    result: dict[str, Any] = anna.evaluate(
+        "() => ({moves: window.steady.moves, shifts: window.steady.shifts,"
+        " frames: window.steady.frames, own: window.steady.own.length})")
+    shot(anna, f"{name}_end", settle=False)
+    return result
+
+
+def assert_steady(result: dict[str, Any], label: str) -> None:
+    moves = [m for m in result["moves"] if not m["own"] and m["phase"] == "playing"]
+    shifts = [s for s in result["shifts"] if not s["own"]]
+    score = sum(s["value"] for s in shifts)
+    print(f"\n{label}: {result['frames']} frames, {result['own']} own keys, "
+          f"{len(result['moves'])} moves ({len(moves)} not by an own action), "
+          f"layout shift on the board {score:.4f} ({len(result['shifts'])} entries)")
+    assert result["frames"] > 100, result["frames"]
+    assert not moves, f"{label}: things moved under the pointer: {moves[:12]}"
+    assert score < 0.005, f"{label}: layout shifts {shifts[:8]}"
+
+
+@pytest.mark.parametrize("where", ["desktop", "phone"])
+def test_unter_spannung_nothing_jumps(new_page: Any, shot: Any, where: str) -> None:
+    result = play_against_bots(new_page, "unter-spannung", ["normal", "normal"],
+                               DESKTOP if where == "desktop" else PHONE, 20, shot,
+                               f"steady_us_{where}")
+    assert_steady(result, f"Unter Spannung, {where}")
+
+
+@pytest.mark.parametrize("where", ["desktop", "phone"])
+def test_schnelllauf_nothing_jumps(new_page: Any, shot: Any, where: str) -> None:
+    result = play_against_bots(new_page, "schnelllauf", ["normal"],
+                               DESKTOP if where == "desktop" else PHONE, 25, shot,
+                               f"steady_sl_{where}")
+    assert_steady(result, f"Schnelllauf, {where}")
+
+
+# A phone fits every hand ------------------------------------------------------------------
+
+
+def big_hand_deal(n: int) -> dict[str, Any]:
+    """Anna holds ``n`` cards; the bot 4; 5±1 on the pile."""
+    rest = [str(card) for card in us.Options(players=2).deck]
+    start = [rest.pop(rest.index("5±1"))]
+    anna = [rest.pop(0) for _ in range(n)]
+    bot = [rest.pop(0) for _ in range(4)]
+    half = len(rest) // 2
+    return {"hands": [anna, bot], "draw_piles": [rest[:half], rest[half:]],
+            "discard_pile": start}
+
+
+HAND_BOXES = """() => {
+  const felt = document.querySelector('.felt').getBoundingClientRect();
+  const draw = document.querySelector('.board.us .draw').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('.board.us .hand > .card')];
+  const boxes = cards.map((el) => el.getBoundingClientRect());
+  // What shows of each card: its box less the part the next cards (drawn over it) cover.
+  const shown = boxes.map((b, i) => {
+    let right = b.right, bottom = b.bottom;
+    for (const c of boxes.slice(i + 1)) {
+      if (c.top <= b.top + 1 && c.left > b.left && c.left < right) right = c.left;
+      if (c.top > b.top + 1 && c.top < bottom && c.left < b.right && c.right > b.left)
+        bottom = Math.min(bottom, c.top);
+    }
+    return {w: right - b.left, h: bottom - b.top};
+  });
+  const atDraw = document.elementFromPoint(draw.left + draw.width / 2, draw.top + draw.height / 2);
+  return {felt: [felt.left, felt.top, felt.right, felt.bottom],
+          hand: boxes.map((b) => [b.left, b.top, b.right, b.bottom]), shown,
+          drawFree: Boolean(atDraw?.closest('.draw')), n: cards.length};
+}"""
+
+
+@pytest.mark.parametrize("n", [10, 13, 18, 24])
+def test_a_phone_fits_every_hand(new_page: Any, shot: Any, n: int,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    with dealt(monkeypatch, big_hand_deal(n)):
+        anna = person(new_page, "Anna", **PHONE)
+        create_by_message(anna, {"type": "create", "game": "unter-spannung", "options": {},
+                                 "seats": [{"kind": "open"}, {"kind": "bot", "bot": "beginner"}]})
+        monkeypatch.setattr(room_module.Room, "start_bots", lambda self: None)
+        anna.locator("#start:not([disabled])").click()
+        wait_until(lambda: phase(anna) == "playing", timeout=15)
+    wait_for_js(anna, f"document.querySelectorAll('.board.us .hand > .card').length === {n}")
+    time.sleep(0.4)
+    boxes = anna.evaluate(HAND_BOXES)
+    shot(anna, f"steady_phone_hand_{n}")
+    left, top, right, bottom = boxes["felt"]
+    for box in boxes["hand"]:
+        assert box[0] >= left and box[2] <= right and box[3] <= bottom, (box, boxes["felt"])
+    small = [s for s in boxes["shown"] if s["w"] < 24 or s["h"] < 24]
+    print(f"\n{n} cards: least shown {min(s['w'] for s in boxes['shown']):.1f} × "
+          f"{min(s['h'] for s in boxes['shown']):.1f} px")
+    assert not small, small
+    assert boxes["drawFree"], "a card covers the draw pile"
+
+
+# The window counted from the screen ---------------------------------------------------------
+
+# Anna's page: when the pile's top becomes `card`, the first frame that shows it is the start;
+# `ms` later a key press (the same handler as a person's key). Returns nothing; the page keeps
+# `window.race` = {shownAt, pressedAt}.
+ARM = """([selector, card, key, ms]) => {
+  window.race = {};
+  const net = window.zackzack.net;
+  const send = net.send.bind(net);
+  net.send = (msg) => {  // what the page claimed it saw
+    if (msg.type === 'act') { window.race.seen = msg.action.seen; window.race.sentAt = performance.now(); }
+    return send(msg);
+  };
+  const fire = () => {
+    const event = new KeyboardEvent('keydown', {key, bubbles: true});
+    window.race.pressedAt = event.timeStamp;
+    document.dispatchEvent(event);
+  };
+  const watch = () => {
+    if (document.querySelector(selector)?.dataset.card === card) {
+      // This frame is the first that shows it (the page drew it in a task before the frame).
+      window.race.shownAt = performance.now();
+      setTimeout(fire, ms);
+      return;
+    }
+    requestAnimationFrame(watch);
+  };
+  watch();
+}"""
+
+
+@contextlib.contextmanager
+def busy_core() -> Iterator[None]:
+    """Another process keeps a core busy while the race runs (issue 30: a busy machine)."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+def race_result(anna: Any) -> dict[str, Any]:
+    note = anna.wait_for_selector(".tag.late, .tag.wrong", timeout=5000)
+    race: dict[str, Any] = anna.evaluate("() => window.race")
+    race["late"] = "late" in (note.get_attribute("class") or "")
+    race["text"] = note.inner_text()
+    race["delay"] = race["pressedAt"] - race["shownAt"]
+    race["sent"] = race["sentAt"] - race["pressedAt"]
+    return race
+
+
+@pytest.mark.parametrize("ms", [450, 500, 550, 590])
+def test_unter_spannung_a_press_under_600_ms_after_the_screen_is_too_late(
+        new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    with dealt(monkeypatch, us_deal()):
+        anna, ben = two_at_a_table(new_page, {
+            "type": "create", "game": "unter-spannung", "options": {},
+            "seats": [{"kind": "open"}, {"kind": "open"}]})
+    for page in (anna, ben):
+        wait_for_js(page, "document.querySelector('.board.us .pile .card.top')?.dataset.card"
+                          " === '5±1' && document.querySelectorAll('.board.us .hand > .card')"
+                          ".length === 4")
+    key = anna.evaluate("() => [...document.querySelectorAll('.board.us .hand > .card')]"
+                        ".find(el => el.dataset.card === '6±1').dataset.hotkey")
+    their = ben.evaluate("() => [...document.querySelectorAll('.board.us .hand > .card')]"
+                         ".find(el => el.dataset.card === '6±2').dataset.hotkey")
+    time.sleep(0.8)
+    with busy_core():
+        anna.evaluate(ARM, [".board.us .pile .card.top", "6±2", key, ms])
+        ben.keyboard.press(their)
+        race = race_result(anna)
+    print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
+          f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
+    shot(anna, f"steady_race_us_{ms}", settle=False)
+    assert race["delay"] < 600, race
+    assert race["late"], f"a press {race['delay']:.0f} ms after the change was a wrong card"
+
+
+@pytest.mark.parametrize("ms", [450, 500, 550, 590])
+def test_schnelllauf_a_press_under_600_ms_after_the_screen_is_too_late(
+        new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    with dealt(monkeypatch, sl_deal()):
+        anna, ben = two_at_a_table(new_page, {
+            "type": "create", "game": "schnelllauf", "options": {},
+            "seats": [{"kind": "open"}, {"kind": "open"}]})
+    for page, card in ((anna, "8d"), (ben, "8s")):
+        wait_for_js(page, "card => document.querySelector("
+                          "\".board.sl .side.me .place[data-place='0'] > .card\")"
+                          "?.dataset.card === card && document.querySelector("
+                          "\".board.sl .pile-zone[data-pile='0'] .card.top\")?.dataset.card"
+                          " === '7h'", arg=card)
+    time.sleep(0.8)
+    anna.keyboard.press("1")  # 8d fits both piles: asked for the pile; Q is the timed press
+    with busy_core():
+        anna.evaluate(ARM, [".board.sl .pile-zone[data-pile='0'] .card.top", "8s", "q", ms])
+        ben.keyboard.press("1")
+        ben.keyboard.press("q")
+        race = race_result(anna)
+    print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
+          f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
+    shot(anna, f"steady_race_sl_{ms}", settle=False)
+    assert race["delay"] < 600, race
+    assert race["late"], f"a press {race['delay']:.0f} ms after the change was a wrong card"

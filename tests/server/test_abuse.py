@@ -1,0 +1,265 @@
+"""Issue 32: accounts and resources that cannot be abused — claims, names, lockouts, idle
+sockets, stored refusals, replays and fan-out. Each test here failed on the code before."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from server.kit import World
+from zackzack.names import name_key
+from zackzack.server import accounts
+from zackzack.server.app import Config, create_app
+from zackzack.server.limits import Limits
+from zackzack.server.protocol import ProtocolError
+from zackzack.store import Store
+from zackzack.table import Settings
+
+LIMITS = Limits(rate=10_000, burst=10_000)
+
+
+@pytest.fixture
+def http(tmp_path: Path) -> Iterator[TestClient]:
+    """The app with its own database."""
+    config = Config(db=str(tmp_path / "z.db"), settings=Settings(), limits=LIMITS)
+    with TestClient(create_app(config)) as client:
+        yield client
+
+
+def guest(http: TestClient, name: str = "Anna") -> dict[str, Any]:
+    with http.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "token": None, "name": name})
+        welcome: dict[str, Any] = ws.receive_json()
+    return welcome
+
+
+def post(http: TestClient, path: str, token: str | None = None, **body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return http.post(f"/api/account/{path}", json=body, headers=headers)
+
+
+# Names ------------------------------------------------------------------------------------
+
+INVISIBLE = [
+    "An\u034fna",  # combining grapheme joiner
+    "Anna\ufe0f", "Anna\ufe00", "Anna\U000e0100",  # variation selectors
+    "Anna\u180b", "Anna\u180c", "Anna\u180f",  # Mongolian free variation selectors
+    "Anna\u17b4", "Anna\u17b5",  # Khmer inherent vowels
+    "Anna\u3164", "Anna\u115f", "Anna\u1160", "Anna\uffa0",  # Hangul fillers
+    "Anna\u2800",  # Braille blank
+    "Anna\U00016fe4", "Anna\U0001d159",  # Khitan filler, null notehead
+    "A\u200bnna", "Anna\u2060", "Anna\u00ad", "Anna\u180e", "Anna\U000e0041",  # format
+    "Anna\u2065",  # an unassigned default-ignorable
+]
+"""Anna with something that does not show: refused in any name."""
+FOLDED = ["anna", "ANNA", "ＡＮＮＡ", "\u0410nna", "Ann\u0430", "\u1d00nna", "A\u0274\u0274\u1d00",
+          "\u1d2cnna", "\U0001d400nna", "\u24b6nna", "Anna\u2028"]
+"""Anna written otherwise (case, full width, Cyrillic, small capitals, compatibility forms):
+the key of Anna."""
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_a_name_with_an_invisible_character_is_refused(http: TestClient, name: str) -> None:
+    ben = guest(http, "Ben")
+    answer = post(http, "claim", ben["token"], name=name, password="password-2")
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_field", name
+    assert post(http, "rename", ben["token"], name=name).status_code == 400
+    with http.websocket_connect("/ws") as ws:  # nor may a guest show it
+        ws.send_json({"type": "hello", "token": None, "name": name})
+        assert ws.receive_json()["code"] == "bad_field"
+
+
+@pytest.mark.parametrize("name", FOLDED)
+def test_lookalikes_of_a_claimed_name_are_refused(http: TestClient, name: str) -> None:
+    post(http, "claim", guest(http)["token"], name="Anna", password="password-1")
+    answer = post(http, "claim", guest(http, "Ben")["token"], name=name, password="password-2")
+    assert answer.status_code == 409 and answer.json()["error"] == "name_taken", name
+
+
+def test_the_key_folds_small_capitals_and_drops_what_does_not_show() -> None:
+    assert all(name_key(name) == name_key("Anna") for name in (*INVISIBLE, *FOLDED))
+
+
+@pytest.mark.parametrize("name", ["\u0391nna", "Anna\u0410", "Pаul"])
+def test_a_claimed_name_may_not_mix_scripts(http: TestClient, name: str) -> None:
+    answer = post(http, "claim", guest(http, "Ben")["token"], name=name, password="password-2")
+    assert answer.status_code == 400 and "one script" in answer.json()["reason"]
+
+
+@pytest.mark.parametrize("name", ["Jörg", "किरण", "สมชาย", "محمد", "김민준", "山田 Taro",
+                                  "やまだ", "Ελένη", "Наталья", "Nguyễn Văn", "Anna 🃏"])
+def test_names_of_every_script_are_still_welcome(http: TestClient, name: str) -> None:
+    answer = post(http, "claim", guest(http, "Ben")["token"], name=name, password="password-2")
+    assert answer.status_code == 200, answer.text
+
+
+# Claims -----------------------------------------------------------------------------------
+
+def test_claims_are_throttled_per_player_and_per_address(store: Store) -> None:
+    world = World(store, settings=Settings(),
+                  limits=Limits(claims_per_address=3, claims_per_player=2))
+    identities = world.identities
+    anna = identities.by_token(world.client("Anna").welcome["token"])
+    assert anna is not None
+    identities.claim_throttle(anna, "10.0.0.1")
+    with pytest.raises(ProtocolError, match="being checked"):  # one at a time
+        identities.claim_throttle(anna, "10.0.0.1")
+    identities.claim_done(anna)
+    identities.claim_throttle(anna, "10.0.0.2")
+    identities.claim_done(anna)
+    with pytest.raises(ProtocolError) as refused:  # two for one player
+        identities.claim_throttle(anna, "10.0.0.3")
+    assert refused.value.code == "too_many_attempts"
+    codes = []
+    for n in range(3):  # three from one /64, whoever claims
+        player = identities.by_token(world.client(f"G{n}").welcome["token"])
+        assert player is not None
+        try:
+            identities.claim_throttle(player, f"2001:db8:0:1::{n}")
+            identities.claim_done(player)
+            codes.append("ok")
+        except ProtocolError as error:
+            codes.append(error.code)
+    player = identities.by_token(world.client("G9").welcome["token"])
+    assert player is not None
+    with pytest.raises(ProtocolError):
+        identities.claim_throttle(player, "2001:db8:0:1:ffff::1")
+    assert codes == ["ok", "ok", "ok"]
+
+
+def test_a_flood_of_claims_never_keeps_a_sign_in_waiting() -> None:
+    """Claims use one hashing thread at most; a sign-in goes first."""
+    started: list[str] = []
+
+    def work(what: str) -> str:
+        started.append(what)
+        time.sleep(0.05)
+        return what
+
+    async def flood() -> float:
+        hashing = accounts.Hashing()
+        claims = [asyncio.create_task(hashing.run(lambda n=n: work(f"claim {n}"), "claim"))
+                  for n in range(6)]
+        await asyncio.sleep(0.01)
+        began = time.monotonic()
+        assert await hashing.run(lambda: work("sign-in"), "sign_in") == "sign-in"
+        took = time.monotonic() - began
+        await asyncio.gather(*claims)
+        assert hashing.waiting == 0 and hashing.running == 0
+        return took
+
+    took = asyncio.run(flood())
+    assert started.index("sign-in") <= 1  # the free thread, not behind the queued claims
+    assert took < 0.2
+
+
+def test_more_waiting_claims_than_the_queue_holds_are_refused_at_once() -> None:
+    async def flood() -> list[str]:
+        hashing = accounts.Hashing()
+        runs = [hashing.run(lambda: time.sleep(0.02), "claim")
+                for _ in range(accounts.CLAIMS_QUEUE + 3)]
+        found = await asyncio.gather(*runs, return_exceptions=True)
+        return [type(one).__name__ for one in found]
+
+    kinds = asyncio.run(flood())
+    assert kinds.count("TooManyAttempts") == 3
+
+
+# Lockouts ---------------------------------------------------------------------------------
+
+def attempt(identities: Any, password: str, address: str, device: str | None = None) -> str:
+    try:
+        identities.throttle("Anna", address, device)
+        identities.check_sign_in("Anna", password)
+    except ProtocolError as error:
+        if error.code == "wrong_password":
+            identities.failed("Anna", address, device)
+        return error.code
+    return "ok"
+
+
+def test_strangers_failures_never_lock_the_owner_out_of_a_known_address(store: Store) -> None:
+    world = World(store, settings=Settings(),
+                  limits=Limits(sign_ins_per_name=2, sign_ins_per_name_anywhere=4))
+    identities = world.identities
+    anna = identities.by_token(world.client("Anna").welcome["token"])
+    assert anna is not None
+    identities.claim(anna, "Anna", identities.hash_password("password-1"))
+    identities.remember(anna, "2001:db8:aa:1::5")  # the owner claimed from home
+    strangers = [attempt(identities, "guess", f"10.0.{n}.1") for n in range(12)]
+    assert strangers.count("too_many_attempts") >= 8  # the name is closed to strangers...
+    assert attempt(identities, "guess", "10.9.9.9") == "too_many_attempts"
+    assert attempt(identities, "password-1", "2001:db8:aa:1::77") == "ok"  # ...not to home
+    world.wait(10)  # a stranger keeps guessing now and then: home still gets in
+    assert attempt(identities, "guess", "10.0.99.1") == "wrong_password"
+    assert attempt(identities, "password-1", "2001:db8:aa:1::5") == "ok"
+
+
+def test_a_known_device_signs_in_whatever_strangers_did(http: TestClient) -> None:
+    anna = guest(http)
+    claimed = post(http, "claim", anna["token"], name="Anna", password="password-1")
+    assert claimed.status_code == 200 and accounts.DEVICE_COOKIE in claimed.cookies
+    device = http.cookies.get(accounts.DEVICE_COOKIE)
+    http.cookies.clear()  # a stranger, from the same address even
+    codes = [post(http, "sign-in", name="Anna", password="guess").status_code
+             for _ in range(40)]
+    assert codes[-1] == 429
+    assert post(http, "sign-in", name="Anna", password="password-1").status_code == 429
+    http.cookies.set(accounts.DEVICE_COOKIE, device or "", path="/api/account")
+    signed = post(http, "sign-in", name="Anna", password="password-1")
+    assert signed.status_code == 200, signed.text
+
+
+# Idle sockets -----------------------------------------------------------------------------
+
+def test_a_websocket_that_never_says_hello_is_closed_after_the_deadline(tmp_path: Path) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from server.wire import Live
+    from zackzack.server.app import NO_HELLO
+
+    live = Live(tmp_path / "z.db", Limits(hello_seconds=0.5))
+    try:
+        greeted = live.connect("Anna")
+        began = time.monotonic()
+        with connect(f"ws://127.0.0.1:{live.port}/ws", close_timeout=2) as silent:
+            with pytest.raises(ConnectionClosed) as closed:
+                silent.recv(10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == NO_HELLO
+        assert 0.4 < time.monotonic() - began < 3
+        greeted.send('{"type": "ping", "t": 1}')  # one that said hello stays
+        assert '"pong"' in str(greeted.recv(5))
+        assert len(live.state.connections) == 1
+    finally:
+        live.stop()
+
+
+def test_websockets_are_counted_per_ipv6_64(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    config = Config(db=str(tmp_path / "z.db"), settings=Settings(),
+                    limits=Limits(connections_per_ip=2))
+    with TestClient(create_app(config)) as http:
+        transport: Any = http._transport
+
+        def from_(host: str) -> Any:
+            transport.client = (host, 40000)
+            return http.websocket_connect("/ws")
+
+        with contextlib.ExitStack() as held:
+            held.enter_context(from_("2001:db8:0:7::1"))
+            held.enter_context(from_("2001:db8:0:7::2"))
+            with pytest.raises(WebSocketDisconnect), from_("2001:db8:0:7:ffff::3") as third:
+                third.send_json({"type": "hello", "name": "C"})
+                third.receive_json()
+            with from_("2001:db8:0:8::1") as other:  # another /64
+                other.send_json({"type": "hello", "name": "D"})
+                assert other.receive_json()["type"] == "welcome"

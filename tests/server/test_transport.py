@@ -1,0 +1,83 @@
+"""The transport's round trip: the kernel's, read from the server's own socket, or a trusted
+proxy's header; what the server credits in a race is bounded by it (docs/fairness.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from typing import Any
+
+import uvicorn
+import websockets
+
+from zackzack.server.guard import trusted
+from zackzack.server.transport import (
+    TRANSPORT_KEY,
+    TimedWebSocketProtocol,
+    kernel_rtt_ms,
+    round_trip,
+)
+
+
+class FakeTransport:
+    def __init__(self, peer: str) -> None:
+        self.peer = peer
+
+    def get_extra_info(self, name: str) -> Any:
+        return {"peername": (self.peer, 40000), "socket": None}[name]
+
+
+def scope(peer: str, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
+    return {"extensions": {TRANSPORT_KEY: FakeTransport(peer)}, "headers": list(headers)}
+
+
+def test_a_trusted_proxy_s_round_trip_is_believed_and_nobody_else_s() -> None:
+    proxies = trusted("10.0.0.0/8")
+    told = (b"x-tcp-rtt", b"84000")
+    assert round_trip(scope("10.1.2.3", told), proxies)() == 84.0
+    assert round_trip(scope("10.1.2.3"), proxies)() is None  # a proxy that tells nothing
+    assert round_trip(scope("192.0.2.7", told), proxies)() is None  # the client's own word
+    assert round_trip({"extensions": {}, "headers": [told]}, proxies)() is None
+
+
+def test_the_kernel_s_round_trip_of_a_real_websocket_reaches_the_app() -> None:
+    """uvicorn with the timed protocol shows the app its transport; the figure read from it
+    is the kernel's (loopback: well under a millisecond, and never the client's say)."""
+    seen: list[float | None] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert scope["type"] == "websocket"
+        await receive()
+        await send({"type": "websocket.accept"})
+        seen.append(round_trip(scope, trusted())())
+        await send({"type": "websocket.send", "text": json.dumps(seen[-1])})
+        await receive()
+
+    async def main() -> None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
+                                               ws=TimedWebSocketProtocol))
+        serving = asyncio.create_task(server.serve(sockets=[sock]))
+        try:
+            for _ in range(200):
+                if server.started:
+                    break
+                await asyncio.sleep(0.01)
+            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+                assert json.loads(await ws.recv()) == seen[0]
+        finally:
+            server.should_exit = True
+            await serving
+
+    asyncio.run(main())
+    assert seen and seen[0] is not None and 0 < seen[0] < 50
+
+
+def test_a_socket_without_a_round_trip_says_none() -> None:
+    a, b = socket.socketpair()
+    with a, b:
+        assert kernel_rtt_ms(a) is None
+    assert kernel_rtt_ms(None) is None
