@@ -191,8 +191,9 @@ class Client:
         async with self.switching:
             self.tasks = [task for task in self.tasks if not task.done()]
             old, info = self.ws, self.info
-            if old is None or info is None or self.closed:
-                return
+            if old is None or info is None or self.closed or self.view is None \
+                    or self.view.phase is not Phase.PLAYING:
+                return  # between tables: a new table is being made on this connection
             ws = await self._open()
             self.tasks.append(self.loop.create_task(self._read(ws)))
             welcome = self.until(lambda m: m["type"] in ("welcome", "error"), ws=ws)
@@ -508,6 +509,9 @@ async def play_table(near: Client, far: Client, old: str, args: argparse.Namespa
                      stats: Stats, rng: random.Random, timeout: float) -> str:
     """One match at a new table: the near player makes it (seat 0), the far one joins (seat 1),
     both ready, bots on, start, until ``match_ended``. Returns the table's code."""
+    for client in (near, far):  # a new connection still being opened carries the new table
+        async with client.switching:
+            pass
     created = near.until(lambda m: m["type"] == "table" and m["table"]["you"] == 0
                          and m["table"]["code"] != old)
     near.send({"type": "create", "game": GAME, "options": {"tournament": args.tournament},

@@ -85,6 +85,8 @@ class LyingProxy:
         self.port: int = self.listener.getsockname()[1]
         self.threads: list[threading.Thread] = []
         self.socks: list[socket.socket] = []
+        self.waiting: collections.deque[tuple[float, bytes] | None] = collections.deque()
+        self.ready = threading.Condition()
         self.start(self._accept)
 
     def start(self, work: object) -> None:
@@ -97,8 +99,7 @@ class LyingProxy:
             downstream, _ = self.listener.accept()
             upstream = self.net.connect(self.address, self.target)
             self.socks += [downstream, upstream]
-            waiting: collections.deque[tuple[float, bytes]] = collections.deque()
-            ready = threading.Condition()
+            waiting, ready = self.waiting, self.ready
 
             def up_in() -> None:
                 with contextlib.suppress(OSError):
@@ -113,7 +114,10 @@ class LyingProxy:
                         with ready:
                             while not waiting:
                                 ready.wait()
-                            due, chunk = waiting.popleft()
+                            item = waiting.popleft()
+                        if item is None:
+                            return
+                        due, chunk = item
                         time.sleep(max(0.0, due - time.monotonic()))
                         upstream.sendall(chunk)
 
@@ -126,10 +130,15 @@ class LyingProxy:
                 self.start(work)
 
     def close(self) -> None:
+        with self.ready:
+            self.waiting.append(None)
+            self.ready.notify()
         for sock in [self.listener, *self.socks]:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
+        for thread in self.threads:
+            thread.join(5)
 
 
 def test_answering_late_does_not_move_the_kernels_round_trip(net: DelayNet,

@@ -14,6 +14,7 @@ from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.errors import DoesNotFit, IllegalAction, OneHand, TooLate
 from zackzack.race import (
+    PAGE_MS,
     QUOTA_GAIN_MS,
     QUOTA_MAX_MS,
     REACTION_MS,
@@ -232,8 +233,8 @@ def test_late_pongs_never_widen_the_too_late_window(
         transport: int, pongs: list[int], changed: int, press: int) -> None:
     """A version replaced at ``changed`` may still be answered ("too late", no freeze) by a
     card arriving at ``changed + press`` only while ``press`` is within the reaction window
-    plus the transport's round trip (with its slack); pongs answered late (today's code believed them, up to
-    400 ms more) stretch nothing."""
+    plus the transport's round trip (with its slack); pongs answered late (the code before
+    issue 27 believed them, up to 400 ms more) stretch nothing."""
     wire, seat = Wire(transport=transport), Ledger()
     for pong in pongs:
         wire.stats.record(pong)
@@ -260,3 +261,36 @@ def test_an_action_that_races_nobody_is_decided_at_once_unless_its_seat_waits() 
     assert got == ["draw"]  # the play waits for a card of seat 1 pressed sooner
     clock.run(until=1.3)
     assert got == ["draw", "play", "second draw"]
+
+
+def test_the_page_s_word_that_it_drew_a_version_starts_the_window_at_most_page_ms_later() -> None:
+    """A busy page draws a view late: its ``shown`` moves the start of the reaction window to
+    when it drew it, by at most ``PAGE_MS``; an early or unknown word changes nothing."""
+    seen = Sightings()
+    seen.note((0,), 0)
+    seen.note((1,), 1000)
+    assert seen.bound(0, 0, 1650, 0) == (1, 1)  # 650 ms after it was sent: a wrong card
+    seen.shown((1,), 1100)  # the page drew it 100 ms late
+    assert seen.bound(0, 0, 1650, 0) == (0, 1)  # 550 ms after the screen: too late
+    assert seen.bound(0, 0, 1700, 0) == (1, 1)
+    seen.shown((1,), 1500)  # a second word for the same version: the first counts
+    assert seen.bound(0, 0, 1700, 0) == (1, 1)
+    seen.shown((7,), 1200)  # a version never sent: nothing
+    assert 7 not in seen.receipts[0]
+
+
+@settings(max_examples=200)
+@given(credit=st.integers(0, 400), sent=st.integers(1, 3000), receipt=st.integers(0, 10_000),
+       press=st.integers(0, 3000))
+def test_a_late_word_from_the_page_stretches_the_window_by_page_ms_at_most(
+        credit: int, sent: int, receipt: int, press: int) -> None:
+    """However late a client says it drew a version, a card arriving more than the reaction
+    window plus the credited round trip plus ``PAGE_MS`` after the version was sent can only
+    be judged against it."""
+    seen = Sightings()
+    seen.note((0,), 0)
+    seen.note((1,), sent)
+    seen.shown((1,), receipt)
+    oldest, _ = seen.bound(0, 0, sent + press, credit)
+    if press >= REACTION_MS + credit + PAGE_MS:
+        assert oldest == 1

@@ -64,6 +64,9 @@ QUOTA_MAX_MS = 600
 """The most lag credit a seat can have saved up (lichess's quota maximum)."""
 FLOOR_SAMPLES = 5
 """How many recent round trips the credited lag is the shortest of (10 s of pings)."""
+PAGE_MS = 150
+"""How much later than the transport's round trip a page's word that it showed a pile version
+may start the reaction window: the time a busy page takes to draw a view (issue 30)."""
 TRANSPORT_SLACK = 1.1
 """How much longer than the transport's *shortest* round trip (the kernel's ``min_rtt``: the
 wire without its jitter) a connection's usual round trip may be credited."""
@@ -230,7 +233,8 @@ def _aims(kind: type[Action]) -> tuple[bool, bool]:
 
 @dataclass(slots=True)
 class Sightings:
-    """When each version of each pile was sent to one seat, in table ms; bounds its claims.
+    """When each version of each pile was sent to one seat, in table ms, and when its page said
+    it showed it; bounds its claims.
 
     >>> seen = Sightings()
     >>> seen.note((0,), 0); seen.note((1,), 1000); seen.note((2,), 1500)
@@ -240,23 +244,40 @@ class Sightings:
     (0, 1)
     >>> seen.bound(0, 5, 1700, 0)  # a version never sent counts as the newest sent
     (2, 2)
+    >>> seen.shown((1,), 1080)  # the page drew version 1 80 ms after it was sent
+    >>> seen.bound(0, 0, 1650, 0)  # so 0 was on screen 600 ms before a press arriving at 1650
+    (0, 2)
     """
 
     window_ms: int = REACTION_MS
     sent: list[list[tuple[int, int]]] = field(default_factory=list)
     """Per pile: (version, table ms when it was sent), oldest first."""
+    receipts: list[dict[int, int]] = field(default_factory=list)
+    """Per pile: version → table ms when the seat's page said it showed it (``shown``)."""
 
     def note(self, versions: Sequence[int], t: int) -> None:
         """The seat was sent piles at ``versions`` at table time ``t``."""
         if len(self.sent) != len(versions):
             self.sent = [[] for _ in versions]
-        for history, version in zip(self.sent, versions, strict=True):
+            self.receipts = [{} for _ in versions]
+        for history, receipts, version in zip(self.sent, self.receipts, versions, strict=True):
             if history and version < history[-1][0]:
                 history.clear()  # a new round: versions start again
+                receipts.clear()
             if not history or history[-1][0] != version:
                 history.append((version, t))
                 if len(history) > 32:
                     del history[:-16]
+                    for old in [v for v in receipts if v < history[0][0]]:
+                        del receipts[old]
+
+    def shown(self, versions: Sequence[int], t: int) -> None:
+        """The seat's page said, arriving at table time ``t``, that it shows piles at
+        ``versions`` (the first word for a version sent to the seat counts)."""
+        for pile, version in enumerate(versions[:len(self.sent)]):
+            receipts = self.receipts[pile]
+            if version not in receipts and any(v == version for v, _ in self.sent[pile]):
+                receipts[version] = t
 
     def bound(self, pile: int, claimed: int, arrived: int, credit: int) -> tuple[int, int]:
         """The versions of ``pile`` an action arriving at ``arrived`` may claim to answer.
@@ -264,17 +285,23 @@ class Sightings:
         A version sent ``credit`` ms (the seat's round trip, as credited) or less before the
         arrival cannot have been on screen at the press: the newest may-have-been-seen is
         the second figure. ``claimed`` is lowered to it and raised to the version on screen
-        ``window_ms`` before the press: the first figure.
+        ``window_ms`` before the press: the first figure. The page's word that it showed a
+        version (which travels back as the card does) moves that moment later, by at most
+        :data:`PAGE_MS`: the page's own drawing counts as part of the trip.
         """
         history = self.sent[pile] if pile < len(self.sent) else []
         if not history:
             return claimed, claimed
-        shown = arrived - credit
+        receipts = self.receipts[pile]
         oldest = newest = history[0][0]
         for version, at in history[1:]:
-            if at <= shown - self.window_ms:
+            reached = at + credit  # the earliest a press answering it could arrive
+            receipt = receipts.get(version)
+            if receipt is not None:
+                reached = max(reached, min(receipt, reached + PAGE_MS))
+            if reached + self.window_ms <= arrived:
                 oldest = version
-            if at <= shown:
+            if at + credit <= arrived:
                 newest = version
         return max(oldest, min(claimed, newest)), newest
 

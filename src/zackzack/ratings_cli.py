@@ -17,25 +17,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
+from zackzack.games import GAMES, entry, game
 
-from zackzack import calibrate, ratings
-from zackzack.games import GAMES, game
-from zackzack.ratings import NEW, Pool, Rating, RatingChange
-from zackzack.store import (
-    RatedMatch,
-    RatingRow,
-    Store,
-    StoredChange,
-    StoreError,
-    database_url,
-    open_store,
-)
+if TYPE_CHECKING:  # calibration (numpy), ratings (openskill), the store (SQLAlchemy) and rich
+    # are imported when a subcommand runs, not for --help
+    from rich.console import Group
+
+    from zackzack.calibrate import GameCalibration
+    from zackzack.ratings import Pool, Rating, RatingChange
+    from zackzack.store import RatedMatch, RatingRow, Store, StoredChange
 
 EPILOG = """\
 examples:
@@ -61,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cal.add_argument("games", nargs="*", metavar="GAME",
                      help=f"games to calibrate (default: all; {', '.join(sorted(GAMES))})")
     cal.add_argument("--matches", type=int, help="matches per pairing of two bots, half in "
-                     "each seat order (default: " + ", ".join(
-                         f"{g} {calibrate.default_matches(g)}" for g in GAMES) + ")")
+                     "each seat order (default: " + ", ".join(  # calibrate.default_matches
+                         f"{g} {entry(g).front.calibration[0]}" for g in GAMES) + ")")
     cal.add_argument("--seed", type=int, default=1, help="the same seed, the same ratings "
                      "(default 1)")
     cal.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
@@ -104,6 +96,10 @@ def command_line(games: Sequence[str], matches: int | None, seed: int) -> str:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Calibrate, print a table per game, and write the anchors if asked."""
+    from rich.console import Console
+
+    from zackzack import calibrate
+
     games = list(dict.fromkeys(args.games)) or sorted(GAMES)
     for name in games:
         if name not in GAMES:
@@ -138,7 +134,18 @@ def _write(path: Path, data: dict[str, Any]) -> None:
 
 
 def _calibrate_with_progress(name: str, matches: int | None, seed: int, jobs: int,
-                             quiet: bool) -> calibrate.GameCalibration:
+                             quiet: bool) -> GameCalibration:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from zackzack import calibrate
+
     console = Console(stderr=True)
     if quiet or not console.is_terminal:
         return calibrate.calibrate(name, matches, seed, jobs)
@@ -160,10 +167,17 @@ def _calibrate_with_progress(name: str, matches: int | None, seed: int, jobs: in
         progress.stop()
 
 
-def render(result: calibrate.GameCalibration, seconds: float | None = None,
+def render(result: GameCalibration, seconds: float | None = None,
            jobs: int = 1) -> Group:
     """One game's calibration as a rich table of each level's rating, then the neighbours'
     direct win rates."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from zackzack import ratings
+    from zackzack.ratings import Rating
+
     title = (f"{game(result.game).INFO.title} · {result.matches:,} matches at "
              f"{result.tables} tables · seed {result.seed}")
     table = Table()
@@ -204,6 +218,10 @@ def replay(matches: Iterable[RatedMatch], stored: Store | None = None) -> Rebuil
     reached, its σ grown with the time since that player's last match, as the live server
     does. ``stored``: also compare the stored ratings with the result (a deleted player has
     none: the store keeps their changes, not their ratings)."""
+    from zackzack import ratings
+    from zackzack.ratings import NEW
+    from zackzack.store import RatingRow, StoredChange
+
     state: dict[tuple[str, str, str], RatingRow] = {}
     changes: list[StoredChange] = []
     differences: list[str] = []
@@ -290,6 +308,8 @@ def rebuild(store: Store, *, check: bool = False) -> Rebuilt:
 
 def run_rebuild(args: argparse.Namespace) -> int:
     """Rebuild (or check) the ratings of the database ``--db``."""
+    from zackzack.store import StoreError, database_url, open_store
+
     try:
         store = open_store(database_url(args.db))
     except StoreError as error:

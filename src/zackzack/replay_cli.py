@@ -12,7 +12,6 @@ from zackzack.matchlog import load_log
 from zackzack.replay import outcome, replay
 
 
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``replay`` command's arguments."""
     parser.add_argument("file", help="a match log (JSON, see docs/formats.md)")

@@ -121,3 +121,42 @@ async def test_a_person_connected_to_two_processes_counts_once(cluster: Cluster)
     await carl.wait_for(lambda: online(carl) == 1, 20)
     assert lobby(carl) == {}
     await carl.close()
+
+
+async def test_while_redis_is_down_seeking_is_refused_and_nobody_waiting_is_lost(
+        cluster: Cluster) -> None:
+    a, b = await cluster.start("A", "B")
+    anna, ben = Roamer("Anna", a.url, patience=30), Roamer("Ben", b.url, patience=30)
+    for player in (anna, ben):
+        await player.start()
+    await anna.send(type="seek", game="unter-spannung", players=2)
+    queue = redis.Redis.from_url(cluster.redis.url, decode_responses=True)
+    try:  # her ticket is in the cluster's queue
+        await until(lambda: queue.hexists("zackzack:queue", anna.welcome["player"]), 20)
+    finally:
+        queue.close()
+
+    cluster.redis.kill()
+    await b.event("redis_unreachable", 20)
+    start = len(ben.seen)
+    await ben.send(type="seek", game="unter-spannung", players=2)
+    refused = await ben.wait_for(lambda: sent(ben, "error", start), 20)
+    assert refused["code"] == "cluster_unavailable"
+    start = len(anna.seen)
+    await anna.wait_for(lambda: sent(anna, "queue", start), 20)  # she waits on meanwhile
+    assert not sent(anna, "unqueued")
+
+    cluster.redis.start()  # empty
+    for node in (a, b):
+        await node.event("redis_back", 30)
+    queue = redis.Redis.from_url(cluster.redis.url, decode_responses=True)
+    try:  # her ticket is written again
+        await until(lambda: queue.hexists("zackzack:queue", anna.welcome["player"]), 20)
+    finally:
+        queue.close()
+    await ben.send(type="seek", game="unter-spannung", players=2)
+    told = [await p.wait_for(lambda p=p: sent(p, "unqueued", reason="matched"), 30)
+            for p in (anna, ben)]
+    assert told[0]["code"] == told[1]["code"]
+    for player in (anna, ben):
+        await player.close()

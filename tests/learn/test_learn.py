@@ -18,7 +18,8 @@ from zackzack.games.schnelllauf import features as sl_features
 from zackzack.games.unter_spannung import features as us_features
 from zackzack.learn import policy
 from zackzack.learn.policy import Policy
-from zackzack.learn.train import Settings, fitness, train
+from zackzack.learn.settings import Settings
+from zackzack.learn.train import fitness, train
 from zackzack.sim import Config, parse_options, play_match
 
 GAMES = ("unter-spannung", "schnelllauf")

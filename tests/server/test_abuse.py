@@ -230,9 +230,9 @@ def test_a_websocket_that_never_says_hello_is_closed_after_the_deadline(tmp_path
     try:
         greeted = live.connect("Anna")
         began = time.monotonic()
-        with connect(f"ws://127.0.0.1:{live.port}/ws", close_timeout=2) as silent:
-            with pytest.raises(ConnectionClosed) as closed:
-                silent.recv(10)
+        with connect(f"ws://127.0.0.1:{live.port}/ws", close_timeout=2) as silent, \
+                pytest.raises(ConnectionClosed) as closed:
+            silent.recv(10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == NO_HELLO
         assert 0.4 < time.monotonic() - began < 3
         greeted.send('{"type": "ping", "t": 1}')  # one that said hello stays
@@ -263,3 +263,171 @@ def test_websockets_are_counted_per_ipv6_64(tmp_path: Path) -> None:
             with from_("2001:db8:0:8::1") as other:  # another /64
                 other.send_json({"type": "hello", "name": "D"})
                 assert other.receive_json()["type"] == "welcome"
+
+
+# Stored refusals, action ids, fan-out, renames --------------------------------------------
+
+def started(store: Store, **limits: Any) -> tuple[World, Any, Any]:
+    world = World(store, limits=Limits(**limits))
+    anna, ben = world.client("Anna"), world.client("Ben")
+    anna.send(type="create", game="unter-spannung", seats=[{"kind": "open"}, {"kind": "open"}])
+    ben.send(type="join", code=anna.table["code"], seat=None)
+    ben.send(type="ready", ready=True)
+    anna.send(type="start")
+    world.wait(3.5)
+    return world, anna, ben
+
+
+def test_refused_actions_are_stored_at_a_bounded_rate_whatever_the_tabs(store: Store) -> None:
+    world, anna, _ = started(store)
+    code = anna.table["code"]
+    room = world.lobby.rooms[code]
+    tabs = [anna] + [world.client("Anna", token=anna.welcome["token"]) for _ in range(7)]
+    for tab in tabs[1:]:
+        tab.send(type="join", code=code)
+    before, codes = room.entries, []
+    for step in range(300):  # 8 tabs, 100 wrong cards a second for 3 s
+        ack = tabs[step % 8].act({"type": "play", "card": "1±1", "seen": 0})
+        codes.append(ack.get("code"))
+        world.wait(0.01)
+    stored = room.entries - before
+    assert stored <= Limits().refusals_per_seat + 2 * 3 + 2, stored
+    assert "rate_limited" in codes
+    world.wait(30)  # the seat's bucket fills again: a card is judged as usual
+    assert anna.act({"type": "play", "card": "1±1", "seen": 0})["code"] != "rate_limited"
+
+
+def test_a_watchers_action_ids_never_push_out_a_seats(store: Store) -> None:
+    world, anna, _ = started(store)
+    carl = world.client("Carl")
+    carl.send(type="watch", code=anna.table["code"])
+    before = anna.view["state"]["draw_counts"][0]
+    first = next(m for m in anna.send(type="act", ref=1, action={"type": "draw"}, id="d-1")
+                 if m["type"] == "ack")
+    assert first["ok"]
+    for n in range(1100):
+        carl.send(type="act", ref=n, action={"type": "draw"}, id=f"w-{n}")
+    again = next(m for m in anna.send(type="act", ref=2, action={"type": "draw"}, id="d-1")
+                 if m["type"] == "ack")
+    assert again == {**first, "ref": 2}
+    assert anna.view["state"]["draw_counts"][0] == before - 1  # drawn once
+
+
+def tables(client: Any) -> int:
+    return sum(message["type"] == "table" for message in client.inbox)
+
+
+def test_watching_back_and_forth_reaches_a_seated_player_coalesced(store: Store) -> None:
+    world = World(store)
+    anna, ben, carl = world.client("Anna"), world.client("Ben"), world.client("Carl")
+    anna.send(type="create", game="unter-spannung", seats=[{"kind": "open"}, {"kind": "open"}])
+    ben.send(type="create", game="unter-spannung", seats=[{"kind": "open"}, {"kind": "open"}])
+    codes = [anna.table["code"], ben.table["code"]]
+    before = tables(anna)
+    for n in range(1000):  # ten seconds of 100 watches a second
+        carl.send(type="watch", code=codes[n % 2])
+        if n % 10 == 9:
+            world.wait(0.1)
+    world.wait(1)
+    got = tables(anna) - before
+    assert got <= 20 + 11 / 0.25, got
+    assert anna.table["watchers"] == 0 and carl.table["code"] == codes[1]
+
+
+def test_renaming_in_a_loop_is_limited(store: Store) -> None:
+    world = World(store)
+    anna, ben = world.client("Anna"), world.client("Ben")
+    anna.send(type="create", game="unter-spannung", seats=[{"kind": "open"}, {"kind": "open"}])
+    ben.send(type="join", code=anna.table["code"], seat=None)
+    before, codes = tables(anna), []
+    for n in range(100):
+        replies = ben.send(type="rename", name=f"Ben {n}")
+        codes.extend(m["code"] for m in replies if m["type"] == "error")
+        world.wait(0.05)
+    assert codes.count("rate_limited") >= 80
+    assert tables(anna) - before <= Limits().renames_per_player + 2
+
+
+def test_a_second_tab_or_a_claim_never_renames_a_player_in_a_running_match(
+        store: Store) -> None:
+    world, anna, _ = started(store)
+    tab = world.client("Annabel", token=anna.welcome["token"])
+    assert tab.welcome["name"] == "Anna"
+    player = world.identities.by_token(anna.welcome["token"])
+    assert player is not None and player.name == "Anna"
+    with pytest.raises(ProtocolError) as refused:
+        world.identities.claimable(player, "Annabel")
+    assert refused.value.code == "already_started"
+    assert world.identities.claimable(player, "Anna") == "Anna"  # the name played under
+
+
+# Replays ----------------------------------------------------------------------------------
+
+def test_a_replay_flood_builds_each_replay_once_within_a_bound_of_memory() -> None:
+    from zackzack.server.replays import ReplayCache
+
+    built: list[str] = []
+
+    def build(match_id: str) -> bytes:
+        built.append(match_id)
+        time.sleep(0.02)
+        return match_id.encode() * 100
+
+    async def flood() -> ReplayCache:
+        cache = ReplayCache(limit=250)
+        got = await asyncio.gather(*(cache.get("m1", lambda: build("m1")) for _ in range(32)))
+        assert set(got) == {b"m1" * 100}
+        await cache.get("m2", lambda: build("m2"))  # the bound pushes m1 out
+        await cache.get("m2", lambda: build("m2"))
+        return cache
+
+    cache = asyncio.run(flood())
+    assert built == ["m1", "m2"] and cache.size <= 250
+
+
+def test_the_replay_api_builds_a_finished_match_once(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from server.kit import play_out, two_at_a_table
+    from zackzack.server import api
+
+    world = World(store, settings=Settings())
+    anna, ben, _ = two_at_a_table(world)
+    anna.send(type="start")
+    world.wait(3.5)
+    play_out(world, [anna, ben])
+    world.lobby.journal.flush()
+    match_id = anna.last("table")["table"]["match"]
+    calls = []
+    real = api.replay_json
+    monkeypatch.setattr(api, "replay_json", lambda *a: calls.append(1) or real(*a))
+    config = Config(db=str(tmp_path / "zackzack.db"), settings=Settings(), limits=LIMITS)
+    with TestClient(create_app(config)) as http:
+        first = http.get(f"/api/matches/{match_id}/replay")
+        again = http.get(f"/api/matches/{match_id}/replay")
+    assert first.status_code == 200 and first.content == again.content
+    assert first.json()["steps"][-1]["view"]["phase"] == "over" and len(calls) == 1
+
+
+def test_a_frame_that_is_not_utf8_is_one_line_in_the_log() -> None:
+    import io
+    import logging
+
+    from zackzack.server import logs
+
+    logs.setup()
+    stream = io.StringIO()
+    handler = logs.json_handler(stream)
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    for logger in (uvicorn_errors, logs.EVENTS):
+        logger.addHandler(handler)
+    try:
+        try:
+            b"\xff".decode()
+        except UnicodeDecodeError:  # as uvicorn's websocket protocol logs it
+            uvicorn_errors.exception("Invalid UTF-8 sequence received from client.")
+    finally:
+        for logger in (uvicorn_errors, logs.EVENTS):
+            logger.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert "Traceback" not in stream.getvalue() and len(lines) == 1
+    assert '"reason": "bad_utf8"' in lines[0]

@@ -182,3 +182,22 @@ def test_a_new_table_knows_a_measured_connection_at_once(store: Store) -> None:
     assert other.arbiter.reach >= 150  # known from his connection, before his next ping
     ben.send(type="leave")
     assert other.arbiter.reach == 0
+
+
+def test_the_page_s_word_that_it_drew_the_piles_is_noted_for_its_seat_only(
+        store: Store) -> None:
+    world = World(store)
+    anna, ben, code = two_at_a_table(world)
+    anna.send(type="ready", ready=True)
+    anna.send(type="start")
+    world.wait(3.2)
+    room = world.lobby.rooms[code]
+    version = room.rules.versions(room.table.match.round)[0]
+    seat = ben.table["you"]
+    assert ben.send(type="shown", versions=[version]) == []
+    assert version in room._ledgers[seat].sightings.receipts[0]
+    dora = world.client("Dora")
+    dora.send(type="watch", code=code)
+    assert dora.send(type="shown", versions=[version]) == []  # a watcher's word: nothing
+    assert ben.error(type="shown", versions=[-1]) == "bad_field"
+    assert ben.error(type="shown", versions=list(range(9))) == "bad_field"

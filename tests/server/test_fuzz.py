@@ -119,7 +119,8 @@ json_data = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
 FIELDS = {"hello": ("token", "name"), "lobby": (), "create": ("game", "options", "seats",
           "private", "title"), "join": ("code", "seat"), "watch": ("code",), "leave": (),
           "ready": ("ready",), "seat": ("seat", "kind", "bot"), "start": (), "rematch": (),
-          "act": ("ref", "action", "id"), "ping": ("t",), "pong": ("n",)}
+          "act": ("ref", "action", "id"), "ping": ("t",), "pong": ("n",),
+          "shown": ("versions",)}
 
 
 @st.composite

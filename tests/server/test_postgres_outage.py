@@ -16,12 +16,15 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import make_url
 
 from pg import _free_port, fresh_database, pg_ctl, postgres_server
 from server.kit import run_async, us_action
 from server.wire import Scripted
+from tcpproxy import Proxy
 from zackzack.matchlog import parse_log
 from zackzack.replay import replay
+from zackzack.store.db import ANSWER_WITHIN
 
 pytestmark = pytest.mark.wallclock
 
@@ -131,6 +134,83 @@ def test_postgres_stopped_and_started_mid_match(pg_url: str, tmp_path: Path) -> 
     print(f"PostgreSQL back -> next event: {found['recovered']:.2f} s")
     assert found["recovered"] <= RECOVERY
     assert found["health"]["ok"] and not found["health"]["degraded"]
+    assert [m["id"] for m in found["listed"] if m["code"] == found["match"]["code"]] == \
+        [found["match"]["match"]]  # stored once
+    log = parse_log(found["log"])
+    accepted = sum(step.seat == 0 and step.outcome == "accepted" for step in replay(log).steps)
+    assert accepted == found["acked"]  # every acknowledged action is in the log
+    errors = [line for line in (tmp_path / "stderr").read_text().splitlines()
+              if not line.startswith("{") and not line.startswith("zackzack:")]
+    assert errors == []  # JSON lines only: no plain traceback
+
+
+def test_postgres_that_answers_nothing_mid_match(pg_url: str, tmp_path: Path) -> None:
+    """A TCP proxy between the server and PostgreSQL stops forwarding (nothing is closed,
+    nothing answers), then forwards again: the event loop never stands still for long (HTTP
+    requests are answered throughout: one write waits ``ANSWER_WITHIN``, the next tries wait
+    for a probe in a worker thread), the table goes on within the fault + 5 s."""
+    url = make_url(fresh_database(pg_url))
+    proxy = Proxy((url.host or "127.0.0.1", url.port or 5432))
+    db = url.set(port=proxy.port).render_as_string(hide_password=False)
+
+    async def scenario() -> dict[str, Any]:
+        process, http = await _serve(db, tmp_path)
+        anna = Scripted("Anna")
+        stop = asyncio.Event()
+        try:
+            await anna.connect(http)
+            await anna.send(type="create", game="unter-spannung", seats=[
+                {"kind": "open"}, {"kind": "bot", "bot": "pro"}])
+            await anna.wait_for(lambda: any(m["type"] == "table" for m in anna.seen))
+            await anna.send(type="start")
+            await anna.wait_for(lambda: anna.view.get("phase") == "playing", 30)
+            player = asyncio.create_task(_play(anna, stop))
+            await _until(lambda: sum(a.get("ok", False) for a in anna.acks.values()) >= 5, 30)
+
+            proxy.pause()
+            down = time.monotonic()
+            slowest = 0.0
+            async with httpx.AsyncClient(base_url=http, timeout=30) as client:
+                while time.monotonic() - down < OUTAGE + ANSWER_WITHIN:
+                    asked = time.monotonic()
+                    assert (await client.get("/api/games")).status_code == 200
+                    slowest = max(slowest, time.monotonic() - asked)
+                    await asyncio.sleep(0.1)
+            assert any(m["type"] == "notice" and m["code"] == "store_unavailable"
+                       for m in anna.seen)
+            seen = len(anna.seen)
+
+            proxy.resume()
+            back = time.monotonic()
+            await _until(lambda: any(m["type"] == "events" for m in anna.seen[seen:]),
+                         RECOVERY + 10)
+            recovered = time.monotonic() - back
+            assert any(m["type"] == "notice" and m["code"] == "store_back"
+                       for m in anna.seen[seen:])
+            await anna.wait_for(lambda: anna.view.get("phase") == "over", 300)
+            stop.set()
+            await player
+            match = next(m for m in reversed(anna.seen) if m["type"] == "table")["table"]
+            async with httpx.AsyncClient(base_url=http, timeout=10) as client:
+                listed = (await client.get("/api/matches?limit=100")).json()["matches"]
+                log = (await client.get(f"/api/matches/{match['match']}/log")).json()
+            return {"recovered": recovered, "slowest": slowest, "listed": listed, "log": log,
+                    "match": match,
+                    "acked": sum(a.get("ok", False) for a in anna.acks.values())}
+        finally:
+            stop.set()
+            proxy.resume()
+            process.terminate()
+            process.wait(20)
+
+    try:
+        found = run_async(scenario())
+    finally:
+        proxy.close()
+    print(f"PostgreSQL answers again -> next event: {found['recovered']:.2f} s; "
+          f"slowest HTTP answer during the fault: {found['slowest']:.2f} s")
+    assert found["recovered"] <= RECOVERY
+    assert found["slowest"] <= ANSWER_WITHIN + 1.0  # the one write that waited, at most
     assert [m["id"] for m in found["listed"] if m["code"] == found["match"]["code"]] == \
         [found["match"]["match"]]  # stored once
     log = parse_log(found["log"])

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, func, select
 
-from server.kit import World
+from server.kit import World, play_out
 from zackzack.replay import replay
 from zackzack.server.room import RESUME_MS
 from zackzack.store import Status, Store
+from zackzack.store.schema import rating_changes
 from zackzack.table import Phase
 
 
@@ -124,3 +125,58 @@ def test_a_round_that_ends_while_the_disk_is_full_is_stored_once_it_has_room(
     record = store.match(match_id)
     assert record is not None and record.status is Status.OVER
     assert len(record.rounds) == len(room.table.match.results)
+
+
+def test_writes_whose_commit_answer_is_lost_are_stored_once(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every round's result, the match's end (with its ratings) and every other batch of
+    actions commit, and then the answer is lost (the connection breaks just after the COMMIT
+    went through): the journal tries them again, and nothing is stored twice."""
+    world = World(store)
+    anna, ben = world.client("Anna"), world.client("Ben")
+    anna.send(type="create", game="unter-spannung", rated=True,
+              seats=[{"kind": "open"}, {"kind": "open"}])
+    code = anna.table["code"]
+    ben.send(type="join", code=code, seat=None)
+    ben.send(type="ready", ready=True)
+    anna.send(type="start")
+    match_id = anna.table["match"]
+    room = world.lobby.rooms[code]
+    statements: list[str] = []
+    lost: list[str] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_a: statements.append(statement))
+    real = store.engine.dialect.do_commit
+
+    commits = {"actions": 0}
+
+    def lose_the_answer(dbapi_connection: Any) -> None:
+        real(dbapi_connection)
+        kinds = " ".join(statements)
+        statements.clear()
+        kind = ("round" if "INSERT INTO rounds" in kinds else
+                "end" if "UPDATE matches" in kinds else
+                "actions" if "INSERT INTO actions" in kinds else None)
+        if kind == "actions":
+            commits["actions"] += 1
+        if kind is None or (kind == "actions" and not commits["actions"] % 2) \
+                or lost[-1:] == [kind]:
+            lost.append("")  # (a write's retry: its answer arrives)
+            return
+        lost.append(kind)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store.engine.dialect, "do_commit", lose_the_answer)
+    play_out(world, [anna, ben])
+    world.clock.run(until=world.clock.time() + 60, stop=lambda: not world.lobby.journal.queue)
+    assert room.phase is Phase.OVER and not world.lobby.journal.queue
+    assert "round" in lost and "end" in lost and "actions" in lost
+    record = store.match(match_id)
+    assert record is not None and record.status is Status.OVER
+    assert len(record.rounds) == len(room.table.match.results)
+    assert store.action_count(match_id) == len(room.table.log)
+    with store.engine.connect() as conn:
+        changes = conn.execute(select(func.count()).select_from(rating_changes)).scalar_one()
+    assert changes == 2  # the ratings applied once
+    for player in (anna.player, ben.player):
+        assert store.ratings_of(player)["unter-spannung", "rated"].matches == 1

@@ -207,7 +207,7 @@ def test_join_to_an_unreachable_server_is_one_line_and_status_2(
     assert capsys.readouterr().err == (f"zackzack play: error: cannot reach the server at "
                                        f"http://127.0.0.1:{port}: connection refused\n")
     assert main(["play", "--server", "h:1", "--join", "http://h:1/t/ABCDEF"]) == 2
-    assert "--join or --server" in capsys.readouterr().err
+    assert "--join with --server takes the table's code alone" in capsys.readouterr().err
 
 
 def test_without_a_terminal_play_is_one_line_and_status_2(

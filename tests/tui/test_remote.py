@@ -25,6 +25,7 @@ from zackzack.server import protocol as p
 from zackzack.server.app import Config, create_app
 from zackzack.server.lobby import Timing
 from zackzack.table import Phase, Settings, TableView
+from zackzack.tui import app as tui_app
 from zackzack.tui import cli
 from zackzack.tui.app import PlayApp
 from zackzack.tui.game_screen import STYLES, GameScreen
@@ -199,7 +200,7 @@ async def until_true(condition: Any, timeout: float = 10) -> None:
 async def test_joining_a_table_that_does_not_exist_is_one_line_before_the_app(
         server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     apps: list[object] = []
-    monkeypatch.setattr(cli, "PlayApp", lambda *args, **kwargs: apps.append(args))
+    monkeypatch.setattr(tui_app, "PlayApp", lambda *args, **kwargs: apps.append(args))
     url, code = parse_link(server + "/t/ZZZZZZ")
     with pytest.raises(ValueError) as raised:
         await cli.play("en", lambda: RemoteSession(url, code, "Tui", "en"), again=False,

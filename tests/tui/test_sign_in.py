@@ -19,8 +19,10 @@ from websockets.sync.client import connect
 from zackzack.cli import main
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
+from zackzack.tui import app as tui_app
 from zackzack.tui import cli
-from zackzack.tui.online import PASSWORD_ENV, Account, LobbyScreen, sign_in, sign_in_now
+from zackzack.tui.cli import PASSWORD_ENV
+from zackzack.tui.online import Account, LobbyScreen, sign_in, sign_in_now
 from zackzack.tui.remote import RemoteSession
 
 PASSWORD = "correct horse"
@@ -85,7 +87,7 @@ class NoApp:
 @pytest.fixture
 def no_app(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     NoApp.made = []
-    monkeypatch.setattr(cli, "PlayApp", NoApp)
+    monkeypatch.setattr(tui_app, "PlayApp", NoApp)
     return NoApp.made
 
 

@@ -7,12 +7,15 @@ import importlib.util
 import shlex
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from zackzack.bots import LEVELS
 from zackzack.games import REGISTRY, entry
 from zackzack.learn import policy as policies
-from zackzack.learn.train import Generation, Settings, fitness, train
-from zackzack.sim import match_seed
+from zackzack.learn.settings import Settings
+
+if TYPE_CHECKING:  # training (numpy, the simulator) is imported when the command runs
+    from zackzack.learn.train import Generation
 
 EPILOG = """\
 The cross-entropy method over the weights of the game's features: each generation's
@@ -65,6 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train, print a line per generation, write the weights and the plot if asked."""
+    from zackzack.learn.train import fitness, train
+    from zackzack.sim import match_seed
+
     for path in (args.out, args.plot):
         if path and not Path(path).resolve().parent.is_dir():
             raise ValueError(f"cannot write {path}: no such directory")

@@ -20,7 +20,7 @@ from zackzack.bots.bot import brain_class
 from zackzack.games.base import Action
 from zackzack.learn import policy as policies
 from zackzack.learn.policy import Policy
-from zackzack.learn.train import Settings
+from zackzack.learn.settings import Settings
 
 
 def index(codec: Any, view: Any, mask: npt.NDArray[np.int8], action: Action | None) -> int:

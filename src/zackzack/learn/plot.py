@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from matplotlib.figure import Figure
 
 from zackzack.games import game
-from zackzack.learn.train import Generation, Settings
+from zackzack.learn.settings import Settings
+from zackzack.learn.train import Generation
 
 
 def plot(name: str, curve: Sequence[Generation], baseline: float, settings: Settings,

@@ -318,6 +318,7 @@ async def delete(request: Request) -> Response:
             identities.failed(player.name, address, device)
             raise
     server.identities.delete(player)
+    server.replays.clear()  # its name leaves the replays too
     server.lobby.player_changed(player)
     _close(server, lambda c: c.session.known_player is player)
     if server.lobby.cluster is not None:
@@ -334,6 +335,7 @@ def revoked(server: Server, tokens: Iterable[str], player_id: str | None) -> Non
     _close(server, lambda c: c.session.token_digest in dropped or (
         deleted is not None and c.session.known_player is deleted))
     if deleted is not None:
+        server.replays.clear()
         server.lobby.player_changed(deleted)
 
 

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from zackzack.games import registered
-from zackzack.server.replays import replay_json
+from zackzack.server.replays import Busy, replay_json
 from zackzack.stats import match_stats, stats_json
 from zackzack.store import Store
 
@@ -132,15 +132,20 @@ async def match_replay(request: Request) -> Response:
     match_id = request.path_params["id"]
     store = _store(request)
 
-    def build() -> dict[str, Any] | None:
+    def build() -> bytes | None:
         log = store.log(match_id)
         record = store.match(match_id)
         if log is None or record is None:
             return None
-        return replay_json(match_id, log, record.result)
+        return msgspec.json.encode(replay_json(match_id, log, record.result))
 
-    data = await run_in_threadpool(build)
-    return _missing(match_id) if data is None else json_response(data)
+    try:  # built once in a worker thread, kept encoded (server/replays.py)
+        data = await request.app.state.server.replays.get(match_id, build)
+    except Busy:
+        return error_response(503, "rate_limited", "too many replays are being built; try "
+                              "again in a moment")
+    return _missing(match_id) if data is None else Response(
+        data, media_type="application/json")
 
 
 async def list_games(request: Request) -> Response:

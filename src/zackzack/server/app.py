@@ -42,11 +42,13 @@ from zackzack.server.limits import Limits, client_key
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.logs import event
 from zackzack.server.protocol import Notice, encode
+from zackzack.server.replays import ReplayCache
 from zackzack.server.room import RUNNING, BotMaker, Room
 from zackzack.server.session import Session
 from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
+from zackzack.store.db import ANSWER_WITHIN
 from zackzack.table import LIVE, Settings
 from zackzack.words import browser_json
 
@@ -106,6 +108,8 @@ class Server:
     """The server is stopping: no new websocket is taken."""
     hashing: accounts.Hashing = field(default_factory=accounts.Hashing)
     """Password work, a few at a time (``server/accounts.py``)."""
+    replays: ReplayCache = field(default_factory=ReplayCache)
+    """Replays of finished matches, built one at a time and kept (``server/replays.py``)."""
 
     @property
     def origins(self) -> frozenset[str]:
@@ -235,7 +239,7 @@ async def serve_websocket(websocket: WebSocket) -> None:
 
     def session(connection: Connection) -> Session:
         return Session(server.lobby, server.identities, origin, connection.send,
-                       connection.restart, rtt)
+                       connection.restart, rtt, connection.notice)
 
     connection = Connection(websocket, session, limits, loop,
                             before_send=server.lobby.journal.flush, peer=peer)
@@ -403,6 +407,8 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
         lobby.online_players = lambda: [player.id for player in identities.online]
         server = app.state.server = Server(config, own, identities, lobby)
         lobby.on_store = partial(_tell_store, server)
+        own.answer_within = ANSWER_WITHIN  # a database that answers nothing: not the loop's
+        lobby.journal.probe = own.probe  # (while behind: asked in a worker thread)
         loop.set_exception_handler(loop_errors(lobby))
         if cluster is None:
             lobby.restore(identities.known)

@@ -1,46 +1,28 @@
-"""``zackzack serve``: run the server (web client, API, websocket) and print its address."""
+"""``zackzack serve``: run the server (web client, API, websocket) and print its address.
+
+This module is what ``zackzack serve --help`` imports: the arguments and their checks only;
+the server itself (uvicorn, the app, the database) is :mod:`zackzack.server.serve`, imported
+when the command runs.
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import dataclasses
-import ipaddress
 import signal
-import socket
 import sys
-import webbrowser
-from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import uvicorn
-from starlette.applications import Starlette
-
-from zackzack.server import logs
-from zackzack.server.app import Config, create_app, halt, origin_of, running
-from zackzack.server.cluster import ClusterConfig, ClusterError, shown_redis
-from zackzack.server.guard import Guard, HttpLimits, Trusted, trusted
-from zackzack.server.limits import Limits
-from zackzack.server.transport import TimedWebSocketProtocol
-from zackzack.store import (
-    Store,
-    StoreError,
-    create_default_folder,
-    database_url,
-    open_store,
-    shown,
-)
+if TYPE_CHECKING:
+    from zackzack.server.cluster import ClusterConfig
+    from zackzack.server.guard import HttpLimits
+    from zackzack.server.limits import Limits
 
 STARTUP_FAILED = 1
 """The exit code when the server cannot start (the database, the address); wrong arguments
 exit with 2."""
-
-
-class StartupError(Exception):
-    """The server cannot start; the message is one line that says why."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,6 +68,9 @@ def parse_limits(pairs: list[str]) -> tuple[Limits, HttpLimits]:
     ValueError: --limit speed: no such limit; the limits are rate, burst, ..., request_seconds, \
 http_connections_per_ip
     """
+    from zackzack.server.guard import HttpLimits
+    from zackzack.server.limits import Limits
+
     kinds: list[Any] = [Limits(), HttpLimits()]
     changes: list[dict[str, Any]] = [{}, {}]
     names = [name for kind in kinds for name in kind.__dataclass_fields__]
@@ -118,6 +103,8 @@ def public_urls(urls: list[str], option: str = "--public-url") -> tuple[str, ...
     ...
     ValueError: --public-url cards.example.org: not an http:// or https:// URL with a host
     """
+    from zackzack.server.app import origin_of
+
     found = []
     for url in urls:
         origin = origin_of(url)
@@ -141,6 +128,8 @@ def cluster_config(redis: str | None, urls: list[str],
     ...
     ValueError: --redis needs --public-url: the address other servers send players to
     """
+    from zackzack.server.cluster import ClusterConfig, shown_redis
+
     if redis is None:
         return None
     if urlsplit(redis).scheme not in ("redis", "rediss", "unix"):
@@ -163,6 +152,8 @@ def shared_store(redis: str | None, db: str | None) -> None:
     ...
     ValueError: --redis needs a database all servers share (--db postgresql://…), not SQLite
     """
+    from zackzack.store import database_url
+
     if redis is not None and database_url(db).startswith("sqlite"):
         raise ValueError("--redis needs a database all servers share (--db postgresql://…), "
                          "not SQLite")
@@ -173,6 +164,10 @@ def run(args: argparse.Namespace) -> int:
     unfinished matches, then print the address and serve until Ctrl-C or SIGTERM; both stop
     cleanly (``halt``), print "stopped" and exit 0. A failure to start is one line on
     standard error and exit code 1 (wrong arguments: 2)."""
+    from zackzack.server.app import Config
+    from zackzack.server.guard import trusted
+    from zackzack.server.serve import StartupError, start
+
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0 to 65535, not {args.port}")
     limits, http = parse_limits(args.limit)
@@ -186,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
                     cluster=cluster_config(args.redis, args.public_url[:1], args.lease))
     previous = signal.signal(signal.SIGTERM, _interrupt)  # until the loop takes over
     try:
-        return _start(args, config, http, proxies)
+        return start(args, config, http, proxies)
     except StartupError as error:
         print(f"zackzack serve: error: {error}", file=sys.stderr)
         return STARTUP_FAILED
@@ -196,144 +191,3 @@ def run(args: argparse.Namespace) -> int:
 
 def _interrupt(_signal: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
-
-
-def _start(args: argparse.Namespace, config: Config, http: HttpLimits, proxies: Trusted) -> int:
-    logs.setup()
-    sock = _listen(args.host, args.port)
-    store: Store | None = None
-    try:
-        try:
-            url = database_url(args.db)
-            if args.db is None and (folder := create_default_folder()) is not None:
-                print(f"zackzack: created {folder} for the database", file=sys.stderr)
-            store = open_store(url)
-        except StoreError as error:
-            raise StartupError(str(error)) from None
-        runner = asyncio.Runner(loop_factory=_loop_factory())
-        try:
-            runner.run(_serve(sock, config, http, proxies, store, args.open))
-        except StartupError:
-            raise
-        except ClusterError as error:
-            raise StartupError(str(error)) from None
-        except Exception as error:  # restoring the matches failed, or the like: one line
-            raise StartupError(f"{type(error).__name__}: {' '.join(str(error).split())}") \
-                from None
-        finally:
-            runner.close()
-    finally:
-        sock.close()
-        if store is not None:
-            try:
-                store.close()
-            except Exception as error:  # the database went away meanwhile: say so, briefly
-                print(f"zackzack: closing the database failed: {error!s:.200}", file=sys.stderr)
-    print("zackzack: stopped", file=sys.stderr)
-    return 0
-
-
-def _listen(host: str, port: int) -> socket.socket:
-    """The listening socket (bound before the database is touched: a second server on the
-    same port stops here)."""
-    try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        return socket.create_server((host, port), family=family)
-    except OSError as error:
-        reason = (error.strerror or str(error)).split(" (while attempting")[0]
-        raise StartupError(f"cannot listen on {host}:{port}: {reason}") from None
-
-
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's event loop if it is installed (as uvicorn would pick), else asyncio's."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
-
-
-class _Uvicorn(uvicorn.Server):
-    """uvicorn's server, but: "serving on" once it really serves; at a stop, first close
-    the listening socket and ``halt`` the app; signals are ours (uvicorn would re-raise
-    SIGTERM after a clean stop, and the process would end with 143)."""
-
-    def __init__(self, config: uvicorn.Config, app: Starlette, ready: Callable[[], None]) -> None:
-        super().__init__(config)
-        self.app, self.ready = app, ready
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started and not self.should_exit:
-            self.ready()
-
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        for server in self.servers:
-            server.close()
-        await halt(self.app)
-        await super().shutdown(sockets)
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
-
-
-async def _serve(sock: socket.socket, config: Config, http: HttpLimits, proxies: Trusted,
-                 store: Store, browse: bool) -> None:
-    app = create_app(config, store=store)
-    host, port = sock.getsockname()[:2]
-    local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    local = f"[{local}]" if ":" in local else local
-    address = f"http://{local}:{port}/"
-
-    def ready() -> None:
-        print(f"zackzack: serving on {address}  (database: {shown(store.url)}; "
-              "Ctrl-C stops)", flush=True)
-        if config.public_urls:
-            print(f"zackzack: public address: {config.public_urls[0]}/", flush=True)
-        elif not _loopback(host):
-            print(f"zackzack: on your network: http://{_lan_address()}:{port}/ (this "
-                  "computer's address; to open it by a name, pass --public-url)", flush=True)
-        if browse and not webbrowser.open(address):
-            print(f"zackzack: found no web browser to open; open {address} yourself",
-                  file=sys.stderr)
-
-    server = _Uvicorn(uvicorn.Config(
-        app, lifespan="off", loop="none", http=Guard(http, proxies).protocol(),
-        proxy_headers=False, log_level="warning", log_config=None,  # logs.setup: JSON lines
-        ws_max_size=config.limits.frame_bytes,
-        ws=TimedWebSocketProtocol,
-        ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3), app, ready)
-    loop = asyncio.get_running_loop()
-
-    def stop() -> None:
-        if server.should_exit:  # a second Ctrl-C: do not wait for anything
-            server.force_exit = True
-        server.should_exit = True
-
-    for number in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(number, stop)
-    try:
-        async with running(app, config, store=store):
-            await server.serve(sockets=[sock])
-    finally:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(number)
-
-
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def _lan_address() -> str:
-    """This computer's address on its network, as far as the routing table tells (no packet
-    is sent); a placeholder if it does not."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
-        address = str(probe.getsockname()[0])
-        if not _loopback(address) and address != "0.0.0.0":
-            return address
-    return "THIS-COMPUTERS-ADDRESS"

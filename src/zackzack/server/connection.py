@@ -97,9 +97,12 @@ class Connection:
 
     def notice(self, text: str) -> None:
         """Send ``text`` ahead of everything queued, even while the store is behind: only for
-        what tells nothing the store must have first (``protocol.Notice``)."""
+        what tells nothing the store must have first (``protocol.Notice``, the lag probes);
+        at most ``backlog`` of them wait (the oldest go first)."""
         if self.state is not ConnectionState.OPEN:
             return
+        if len(self.notices) >= self.limits.backlog:  # a client that does not read
+            del self.notices[0]
         self.notices.append(text)
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait("")  # wakes a writer that waits for the queue

@@ -21,6 +21,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -147,8 +148,12 @@ class Identities:
         self.playing: Callable[[Player], bool] = lambda _player: False
         """Whether a match of the player's is running (the lobby's ``playing``): their name
         stays until it is over, whatever asks to change it."""
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
-        """Verified against when a name is unknown, so that the answer takes as long."""
+
+    @cached_property
+    def _dummy(self) -> str:
+        """Verified against when a name is unknown, so that the answer takes as long; made at
+        the first such sign-in, not at start-up (a hash is ~0.1 s of CPU)."""
+        return self.hasher.hash(secrets.token_urlsafe(16))
 
     # Who is this -------------------------------------------------------------------------
 

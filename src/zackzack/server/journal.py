@@ -14,11 +14,16 @@ actions before them: everything is stored in the order it happened. A write that
 database restarts, the disk is full) is kept and tried again, at once (a reconnection) and
 then with backoff (``RETRY_DELAYS``); meanwhile the journal is *behind* (``behind_since``),
 ``flush`` says so, nothing leaves the server (the connections wait) and ``on_behind`` hears
-it (the rooms pause their tables visibly) until everything is stored.
+it (the rooms pause their tables visibly) until everything is stored. With ``probe`` (the
+server's), each next try waits until the store answers a probe run in a worker thread: a
+database that answers nothing holds the event loop at most once, for ``Store.answer_within``.
+Every write may thus be stored twice (its COMMIT went through, the answer was lost): the
+store's writes are idempotent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -28,6 +33,7 @@ from typing import Any
 from zackzack.clock import Clock, Timer
 from zackzack.server.logs import event
 from zackzack.store import ActionRow, Fenced, Store
+from zackzack.store.answering import unanswered
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +79,10 @@ class Journal:
         self._retry: Timer | None = None
         self._telling: Timer | None = None
         self._storing = False
+        self.probe: Callable[[], bool] | None = None
+        """While behind: whether the store answers again, asked in a worker thread before each
+        next try (the server's ``Store.probe``); ``None``: each try tries the write itself."""
+        self._probing = False
 
     @property
     def pending(self) -> list[ActionRow]:
@@ -97,7 +107,7 @@ class Journal:
         return write not in self.queue
 
     def _soon_flush(self) -> None:
-        if self._soon is None and self._retry is None:
+        if self._soon is None and self._retry is None and not self._probing:
             self._soon = self.clock.call_at(self.clock.time(), self.flush)
 
     def flush(self) -> bool:
@@ -107,7 +117,7 @@ class Journal:
         if self._soon is not None:
             self._soon.cancel()
             self._soon = None
-        if self._retry is None and not self._storing:
+        if self._retry is None and not self._storing and not self._probing:
             self._store()
         return bool(self.queue)
 
@@ -119,7 +129,8 @@ class Journal:
                 try:
                     self._store_first()
                 except Exception as error:
-                    if again and getattr(error, "connection_invalidated", False):
+                    if again and getattr(error, "connection_invalidated", False) \
+                            and not unanswered(error):  # (no answer: the probe first)
                         again = False
                         continue
                     self._failed(error)
@@ -168,8 +179,27 @@ class Journal:
 
     def _again(self) -> None:
         self._retry = None
-        if not self._storing:
+        if self._storing or self._probing:
+            return
+        if self.probe is None:
             self._store()
+            return
+        self._probing = True
+        asyncio.get_running_loop().run_in_executor(None, self.probe).add_done_callback(
+            self._probed)
+
+    def _probed(self, answer: asyncio.Future[bool]) -> None:
+        """The probe's answer (on the event loop): try the writes, or wait for the next try."""
+        self._probing = False
+        if answer.cancelled():
+            return  # the loop is closing
+        if answer.exception() is None and answer.result():
+            if self._retry is None and not self._storing:
+                self._store()
+            return
+        self.tries += 1
+        delay = RETRY_DELAYS[min(self.tries - 1, len(RETRY_DELAYS) - 1)]
+        self._retry = self.clock.call_at(self.clock.time() + delay, self._again)
 
     def _caught_up(self) -> None:
         assert self.behind_since is not None

@@ -71,12 +71,13 @@ class Limits:
     case; 0: no limit)."""
     claims_per_player_rate: float = 1 / 60
     """Claims per second for one player after those."""
-    actions_per_seat: int = 30
-    """Actions one seat may send at once, from all its person's connections together (more
-    are refused with ``rate_limited`` before they reach the table or the store; 0: no
-    limit)."""
-    actions_per_seat_rate: float = 10.0
-    """Actions per second one seat may send on average after those."""
+    refusals_per_seat: int = 20
+    """Refused actions one seat may have stored at once (wrong or late cards, a card while
+    frozen), from all its person's connections together; beyond them the seat's actions are
+    dropped with ``rate_limited`` before they reach the table or the store (0: no limit).
+    Accepted actions are bounded by the game itself."""
+    refusals_per_seat_rate: float = 2.0
+    """Refused actions per second one seat may have stored on average after those."""
     renames_per_player: int = 10
     """Renames one player may make at once (``rename`` over the websocket or the API, a new
     name at ``hello``): more get ``rate_limited`` (0: no limit)."""

@@ -55,6 +55,19 @@ def json_handler(stream: IO[str] | None = None) -> logging.Handler:
     return handler
 
 
+class ClientFrameErrors(logging.Filter):
+    """uvicorn logs a text frame that is not UTF-8 (a client's fault, answered by closing
+    with 1007) as an error with its traceback: one ``client_closed`` line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` is logged as it is (not: it was logged as an event)."""
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, UnicodeDecodeError):
+            event("client_closed", logging.WARNING, reason="bad_utf8", code=1007)
+            return False
+        return True
+
+
 def setup(stream: IO[str] | None = None) -> None:
     """Send the server's own logs (``zackzack.*``), and uvicorn's and asyncio's warnings and
     errors, as JSON lines to ``stream``, once."""
@@ -69,3 +82,6 @@ def setup(stream: IO[str] | None = None) -> None:
             other.addHandler(json_handler(stream))
             other.setLevel(logging.WARNING)
             other.propagate = False
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, ClientFrameErrors) for f in uvicorn_errors.filters):
+        uvicorn_errors.addFilter(ClientFrameErrors())

@@ -198,6 +198,15 @@ class ProbeReply(_In, tag="pong", frozen=True):
     n: Annotated[int, Meta(ge=0, le=1 << 31)]
 
 
+class Shown(_In, tag="shown", frozen=True):
+    """The page now shows the table's piles at ``versions`` (one per pile, as the view's
+    ``versions``): send it in the first frame that shows a change another player made. It
+    starts the reaction window for that version when the page's drawing took longer than the
+    wire (at most ``PAGE_MS`` = 150 ms later; ``docs/fairness.md``)."""
+
+    versions: Annotated[list[Annotated[int, Meta(ge=0, le=1 << 31)]], Meta(max_length=8)]
+
+
 class Seek(_In, tag="seek", frozen=True):
     """Find me an opponent: queue me for a rated ``game`` of ``players`` people (answered by
     ``queue``; ``server/matchmaking.py``). Seeking again moves me to that queue."""
@@ -211,7 +220,7 @@ class Unseek(_In, tag="unseek", frozen=True):
 
 
 ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
-    | Rematch | Act | Ping | ProbeReply | Rename | Seek | Unseek
+    | Rematch | Act | Ping | ProbeReply | Shown | Rename | Seek | Unseek
 
 
 # Server → client --------------------------------------------------------------------------

@@ -21,7 +21,14 @@ import msgspec
 from zackzack.clock import Clock, Timer
 from zackzack.games import entry
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, plain
-from zackzack.games.errors import BadAction, IllegalAction, TooLate
+from zackzack.games.errors import (
+    BadAction,
+    IllegalAction,
+    NoSuchSeat,
+    NotPlaying,
+    RoundOver,
+    TooLate,
+)
 from zackzack.matchlog import MatchLog
 from zackzack.race import (
     REACTION_MS,
@@ -226,11 +233,12 @@ class Room:
         """Per seat, the answers to its actions with an id, by (player, id), oldest first
         (a watcher's actions are never remembered: they cannot push a seat's out)."""
         limits = limits or Limits()
-        self._actions = [TokenBucket(limits.actions_per_seat_rate, limits.actions_per_seat,
-                                     clock.time) for _ in seats] \
-            if limits.actions_per_seat else []
-        """What each seat may send, from all its person's connections together: actions
-        beyond it never reach the table nor the store (``Limits.actions_per_seat``)."""
+        self._refusals = [TokenBucket(limits.refusals_per_seat_rate, limits.refusals_per_seat,
+                                      clock.time) for _ in seats] \
+            if limits.refusals_per_seat else []
+        """The refused actions each seat may have stored, from all its person's connections
+        together: while its bucket is empty, its actions are dropped before they reach the
+        table or the store (``Limits.refusals_per_seat``)."""
         self._broadcasts = TokenBucket(1 / TABLE_EVERY, TABLE_BURST, clock.time)
         self._table_due: Timer | None = None
         """The coalesced ``table`` message to every viewer, when one is due (``changed``)."""
@@ -323,6 +331,13 @@ class Room:
             index = self.seat_of(viewer.player)
             if index is not None:
                 self._ledgers[index].sightings.note(versions, now)
+
+    def shown(self, viewer: Viewer, versions: list[int]) -> None:
+        """``viewer``'s page says it shows the piles at ``versions`` now (``docs/fairness.md``:
+        the page's drawing counts as part of the trip)."""
+        index = self.seat_of(viewer.player)
+        if index is not None and self.phase not in (Phase.WAITING, Phase.STARTING):
+            self._ledgers[index].sightings.shown(versions, self.table.time_ms())
 
     def lag_measured(self, viewer: Viewer, quality: str | None) -> None:
         """``viewer``'s lag was measured again; ``quality`` is what it was shown as before."""
@@ -710,17 +725,13 @@ class Room:
             if known is not None:
                 known.join(ref, answer)
                 return
-            if self._actions and not self._actions[index].take():
-                answer(Ack(ref=ref, ok=False, code="rate_limited",
-                           reason="too many actions from your seat; this one was dropped"))
+            if self._refused_too_often(index, ref, answer):
                 return
             known = answers[key] = _Answer()
             if len(answers) > ANSWERS_KEPT:
                 del answers[next(iter(answers))]
             answer = known.first(answer)
-        elif self._actions and not self._actions[index].take():
-            answer(Ack(ref=ref, ok=False, code="rate_limited",
-                       reason="too many actions from your seat; this one was dropped"))
+        elif self._refused_too_often(index, ref, answer):
             return
         self._take_back(index)
         if self.phase is Phase.WAITING:
@@ -735,11 +746,25 @@ class Room:
         admitted = viewer.wire.admit(action, self.table.time_ms(), self.table.settings,
                                      self._ledgers[index])
         self.arbiter.submit(index, admitted.action, admitted.credit,
-                            partial(self._answer, ref, answer), admitted.newest)
+                            partial(self._answer, ref, answer, index), admitted.newest)
 
-    def _answer(self, ref: int, answer: Callable[[Ack], object], outcome: Outcome) -> None:
-        """The table's answer to action ``ref``, unless the table was taken over meanwhile
-        (then nothing of it may be told: it was not stored)."""
+    def _refused_too_often(self, index: int, ref: int, answer: Callable[[Ack], object]) -> bool:
+        """Whether seat ``index`` used up its stored refusals (``Limits.refusals_per_seat``):
+        then this action is dropped (``rate_limited``) before the table or the store sees it."""
+        if not self._refusals or self._refusals[index].wait() == 0:
+            return False
+        answer(Ack(ref=ref, ok=False, code="rate_limited", reason="too many refused actions "
+                   "from your seat; this one was dropped"))
+        return True
+
+    def _answer(self, ref: int, answer: Callable[[Ack], object], index: int,
+                outcome: Outcome) -> None:
+        """The table's answer to action ``ref`` of seat ``index``, unless the table was taken
+        over meanwhile (then nothing of it may be told: it was not stored). A refusal the
+        table stored counts against the seat's ``refusals_per_seat``."""
+        if self._refusals and isinstance(outcome, IllegalAction) \
+                and not isinstance(outcome, NotPlaying | RoundOver | NoSuchSeat):
+            self._refusals[index].take()
         if not self.released:
             _ack(ref, answer, outcome)
 

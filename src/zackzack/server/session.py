@@ -37,6 +37,7 @@ from zackzack.server.protocol import (
     Seek,
     ServerMessage,
     SetSeat,
+    Shown,
     Start,
     Unqueued,
     Unseek,
@@ -66,8 +67,13 @@ class Session:
     def __init__(self, lobby: Lobby, identities: Identities, origin: str,
                  send: Callable[[str], object],
                  restart: Callable[[str], object] | None = None,
-                 transport_rtt: Callable[[], float | None] = lambda: None) -> None:
+                 transport_rtt: Callable[[], float | None] = lambda: None,
+                 urgent: Callable[[str], object] | None = None) -> None:
         self.lobby, self.identities = lobby, identities
+        self._urgent = urgent or send
+        """Send a text ahead of everything queued, even while the store is behind: the lag
+        probes, which tell nothing the store must have first (and measure the wire, not the
+        queue)."""
         self._transport_rtt = transport_rtt
         """The round trip the connection's transport measures now, in ms (``None``: unknown;
         ``zackzack.server.transport``): the bound on the lag a race credits."""
@@ -111,6 +117,10 @@ class Session:
     def reply(self, message: ServerMessage) -> None:
         """Send ``message`` to the client."""
         self.send(encode(message))
+
+    def _urgently(self, message: ServerMessage) -> None:
+        if self.state is not SessionState.CLOSED:
+            self._urgent(encode(message))
 
     def snapshot(self) -> str | None:
         """The whole place this connection shows, afresh (after its backlog was dropped)."""
@@ -167,7 +177,7 @@ class Session:
             self.hello(message)
             return
         if isinstance(message, Ping):
-            self.reply(Pong(t=message.t))
+            self.reply(Pong(t=message.t))  # in order: a ping is a barrier (docs/protocol.md)
             return
         if isinstance(message, ProbeReply):
             self._probe_answered(message.n)
@@ -215,6 +225,9 @@ class Session:
             case Rematch():
                 old = self._room()
                 self._show(self.lobby.rematch(self, old))
+            case Shown(versions=versions):
+                if self.room is not None:
+                    self.room.shown(self, versions)
             case Act(ref=ref, action=action, id=act_id):
                 if self.room is None:
                     raise ProtocolError("not_at_table", "show a table first")
@@ -308,7 +321,7 @@ class Session:
         self.wire.transport = self._transport_rtt()
         if len(self._probes) > 8:  # a client that stopped answering keeps only the newest
             del self._probes[min(self._probes)]
-        self.reply(Probe(n=self._probed, rtt=self.wire.stats.rtt))
+        self._urgently(Probe(n=self._probed, rtt=self.wire.stats.rtt))
         self._prober = clock.call_at(clock.time() + PROBE_EVERY_S, self._probe)
 
     def _probe_answered(self, n: int) -> None:

@@ -11,23 +11,16 @@ import os
 import random
 import time
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from zackzack.bots import LEVELS, STRATEGIES, parse_bot
 from zackzack.games import REGISTRY, entry
-from zackzack.sim import Config, MatchRecord, import_ray, simulate
-from zackzack.sim.network import Attack
-from zackzack.sim.stats import summarise
+
+if TYPE_CHECKING:  # the simulator (process pools) and rich are imported when the command runs
+    from rich.table import Table
+
+    from zackzack.sim import Config, MatchRecord
+    from zackzack.sim.network import Attack
 
 EPILOG = f"""\
 bots: LEVEL or LEVEL:STRATEGY, comma-separated, one per player (a single name seats it
@@ -101,6 +94,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> Config:
     """The simulation that the arguments ask for; anything wrong raises ``ValueError``."""
+    from zackzack.sim import Config
+
     names = [name for name in args.bots.split(",")]
     bots = [parse_bot(name) for name in names]
     found = entry(args.game)
@@ -153,6 +148,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 def _attacks(args: argparse.Namespace, players: int) -> tuple[Attack, ...]:
+    from zackzack.sim.network import Attack
+
     """Each seat's cheat on its wire, from ``--pong-delay`` and ``--reconnect`` (none: ())."""
     if args.pong_delay is None and args.reconnect is None:
         return ()
@@ -183,6 +180,11 @@ def _attacks(args: argparse.Namespace, players: int) -> tuple[Attack, ...]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation and print its table; bad arguments are a ``ValueError`` (exit 2)."""
+    from rich.console import Console
+
+    from zackzack.sim import import_ray
+    from zackzack.sim.stats import summarise
+
     config = config_from_args(args)
     for path in (args.json, args.plot):
         if path and not Path(path).resolve().parent.is_dir():
@@ -229,6 +231,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_with_progress(config: Config, jobs: int | None, ray: str | None,
                        quiet: bool) -> list[MatchRecord]:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from zackzack.sim import simulate
+
     by_matches = config.matches is not None
     total = config.matches if by_matches else config.rounds
     console = Console(stderr=True)
@@ -260,6 +273,8 @@ def _run_with_progress(config: Config, jobs: int | None, ray: str | None,
 
 def render(summary: dict[str, Any]) -> Table:
     """The summary as a rich table with a caption of round lengths and automatic steps."""
+    from rich.table import Table
+
     found = entry(summary["game"])
     several = summary["rounds_per_match"].get("max", 1) > 1
     players = len(summary["seats"])

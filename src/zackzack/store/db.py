@@ -20,6 +20,7 @@ import enum
 import functools
 import importlib.util
 import json
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Select,
+    Table,
     and_,
     bindparam,
     case,
@@ -68,6 +70,7 @@ from zackzack.ratings import (
     places,
 )
 from zackzack.stats import median
+from zackzack.store.answering import answering, unanswered
 from zackzack.store.schema import (
     actions,
     match_players,
@@ -82,6 +85,11 @@ from zackzack.store.schema import (
 
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a database server (PostgreSQL) to answer before giving up."""
+ANSWER_WITHIN = 2.0
+"""Seconds the live server's connections wait for PostgreSQL to answer (``Store.answer_within``):
+far above a healthy write (milliseconds), short enough that the event loop never stands
+still for long when the database answers nothing (a write given up this way is tried again,
+which is harmless: every journaled write is idempotent)."""
 MIGRATIONS = Path(__file__).with_name("migrations")
 """The Alembic script folder (``env.py`` and ``versions``), shipped in the package."""
 FIRST_REVISION = "0001"
@@ -588,20 +596,39 @@ def _name_clash(error: IntegrityError) -> bool:
     return "name_key" in str(error.orig)
 
 
-_FINISH = update(matches).where(matches.c.id == bindparam("m")).values(
+_FINISH = update(matches).where(
+    matches.c.id == bindparam("m"), matches.c.status == Status.PLAYING.value).values(
     status=bindparam("status"), ended_at=bindparam("ended_at"), end_ms=bindparam("end_ms"),
     result=bindparam("result", type_=matches.c.result.type),
     stats=bindparam("stats", type_=matches.c.stats.type),
     abandoned=bindparam("abandoned", type_=matches.c.abandoned.type))
+"""A playing match finished: a match finished already is left as it is (``finish_match``
+applies its ratings once, also when it is tried again after a lost commit)."""
 _EPOCHS = select(matches.c.id, matches.c.epoch).where(
     matches.c.id.in_(bindparam("ids", expanding=True))).with_for_update(read=True)
-_FENCED_ACTION = insert(actions).from_select(
-    ["match_id", "n", "t", "seat", "action"],
-    select(*(bindparam(f"{name}_", type_=actions.c[name].type)
-             for name in ("match_id", "n", "t", "seat", "action")))
-    .where(select(matches.c.id).where(matches.c.id == bindparam("match_id_"),
-                                      matches.c.epoch == bindparam("epoch_"))
-           .with_for_update(read=True).exists())).execution_options(preserve_rowcount=True)
+
+
+def _once(table: Table, dialect: str) -> Any:
+    """An insert into ``table`` that skips a row whose key is there already: a write that is
+    tried again after a commit whose answer was lost stores nothing twice (``_idempotent``)."""
+    if dialect == "sqlite":
+        return sqlite.insert(table).on_conflict_do_nothing()
+    if dialect == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return insert(table)
+
+
+def _fenced_action(dialect: str) -> Any:
+    return _once(actions, dialect).from_select(
+        ["match_id", "n", "t", "seat", "action"],
+        select(*(bindparam(f"{name}_", type_=actions.c[name].type)
+                 for name in ("match_id", "n", "t", "seat", "action")))
+        .where(select(matches.c.id).where(matches.c.id == bindparam("match_id_"),
+                                          matches.c.epoch == bindparam("epoch_"))
+               .with_for_update(read=True).exists())).execution_options(preserve_rowcount=True)
+
+
+_FENCED_ACTION = {dialect: _fenced_action(dialect) for dialect in ("sqlite", "postgresql")}
 """One action, stored only if its match still has the writer's epoch (locked against a
 takeover to the commit): the fence and the write in one statement (``rowcount`` 0: fenced)."""
 _ONE_TRIP = text("""
@@ -616,6 +643,7 @@ FROM unnest(CAST(:match_ids AS varchar[]), CAST(:ns AS integer[]), CAST(:ts AS b
             CAST(:seats AS integer[]), CAST(:actions AS text[]))
     AS r(match_id, n, t, seat, action)
 WHERE (SELECT count(*) FROM held) = :held
+ON CONFLICT (match_id, n) DO NOTHING
 """).execution_options(preserve_rowcount=True)
 """PostgreSQL: a batch of actions in one statement, committed on its own (no ``BEGIN`` and
 ``COMMIT`` round trips), all of it only if every fenced match still has the writer's epoch
@@ -667,7 +695,7 @@ def _reconnecting(write: Callable[_P, _T]) -> Callable[_P, _T]:
         try:
             return write(*args, **kwargs)
         except DBAPIError as error:
-            if not error.connection_invalidated:
+            if not error.connection_invalidated or unanswered(error):  # (no answer: not twice)
                 raise
         return write(*args, **kwargs)
 
@@ -680,6 +708,12 @@ class Store:
     def __init__(self, url: str, *, wall: Callable[[], float] = time.time) -> None:
         self.url = url
         self.wall = wall
+        self.answer_within: float | None = None
+        """PostgreSQL: seconds a connection waits for the server to answer (a statement, a
+        COMMIT, a ping) before it gives up and is dropped (``None``: for ever). The server sets
+        it (``ANSWER_WITHIN``): a database that answers nothing must not hold its event loop
+        (``store/answering.py``); connecting then gives up after as long (at least 2 s)."""
+        self._prober: Engine | None = None
         found = make_url(url)
         connect_args: dict[str, Any] = {}
         if found.get_backend_name() == "postgresql" and "connect_timeout" not in found.query:
@@ -694,6 +728,8 @@ class Store:
         replaced, not handed to a read (``docs/operations.md``, *Outages*)."""
         if found.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        elif self.engine.dialect.driver == "psycopg":
+            event.listen(self.engine, "do_connect", self._connect)
         try:
             self._writer: Connection = self.engine.connect()
             self._by_statement = found.get_backend_name() == "postgresql"
@@ -706,6 +742,33 @@ class Store:
             self.engine.dispose()
             raise
 
+    def _connect(self, _dialect: Any, _record: Any, cargs: Any, cparams: dict[str, Any]
+                 ) -> Any:
+        """A psycopg connection bounded by ``answer_within`` (``store/answering.py``)."""
+        bound = self.answer_within
+        if "connect_timeout" not in make_url(self.url).query:
+            cparams = {**cparams, "connect_timeout": CONNECT_TIMEOUT if bound is None
+                       else max(2, math.ceil(bound))}
+        connection = answering().connect(*cargs, **cparams)
+        connection.bound = lambda: self.answer_within
+        return connection
+
+    def probe(self) -> bool:
+        """Whether the database answers (a new connection and a ``SELECT 1``, each bounded by
+        ``answer_within``); blocking: the journal runs it in a worker thread while it is
+        behind. SQLite: always."""
+        if self.engine.dialect.name == "sqlite":
+            return True
+        if self._prober is None:
+            self._prober = create_engine(self.url, poolclass=NullPool)
+            event.listen(self._prober, "do_connect", self._connect)
+        try:
+            with self._prober.connect() as conn:
+                conn.execute(select(1))
+        except Exception:
+            return False
+        return True
+
     def close(self) -> None:
         """Close every connection (after a last checkpoint)."""
         self.checkpoint()
@@ -717,6 +780,8 @@ class Store:
         if self._one_trip is not None:
             self._one_trip.close()
         self.engine.dispose()
+        if self._prober is not None:
+            self._prober.dispose()
 
     def check(self) -> None:
         """Raise unless the database takes writes (not a read-only file or role, not held
@@ -1057,7 +1122,7 @@ class Store:
         with conn.begin():  # on PostgreSQL no BEGIN is sent (autocommit): one round trip
             if len(rows) == 1 and held:  # the usual batch: the fence and the write in one
                 row = rows[0]
-                stored = conn.execute(_FENCED_ACTION, {
+                stored = conn.execute(_FENCED_ACTION[conn.dialect.name], {
                     "match_id_": row.match_id, "n_": row.n, "t_": row.t, "seat_": row.seat,
                     "action_": row.action, "epoch_": held[row.match_id]})
             elif len(rows) > 1 and self._by_statement:
@@ -1068,13 +1133,12 @@ class Store:
                     "actions": [json.dumps(row.action) for row in rows]})
             else:
                 _fence(conn, held)
-                conn.execute(insert(actions), [row._asdict() for row in rows] if len(rows) > 1
+                conn.execute(_once(actions, conn.dialect.name),
+                             [row._asdict() for row in rows] if len(rows) > 1
                              else rows[0]._asdict())
                 return
-            if stored.rowcount != len(rows):
+            if stored.rowcount != len(rows):  # fenced, or some were stored already (a replay)
                 _fence(conn, held)  # raises, naming the matches taken over
-                raise StoreError(f"{len(rows) - stored.rowcount} of {len(rows)} actions "
-                                 "not stored")
 
     def _actions_connection(self) -> Connection:
         """Where actions are written: on PostgreSQL a connection in autocommit, opened anew
@@ -1101,7 +1165,7 @@ class Store:
         with self._writer.begin():
             if epoch is not None:
                 _fence(self._writer, {match_id: epoch})
-            self._writer.execute(insert(rounds).values(
+            self._writer.execute(_once(rounds, self._writer.dialect.name).values(
                 match_id=match_id, number=record.number, winner=record.winner,
                 reason=record.reason, scores=list(record.scores), totals=list(record.totals),
                 ended_at=self._ms()))
@@ -1134,23 +1198,26 @@ class Store:
                      stats: Sequence[Mapping[str, Any]] | None = None,
                      abandoned: Sequence[int] = (),
                      rated: Sequence[RatingChange] | None = None,
-                     at: int | None = None, epoch: int | None = None) -> None:
+                     at: int | None = None, epoch: int | None = None) -> bool:
         """The match ended (``OVER``, with its result) or was abandoned, in one transaction:
         the match, each person's place (abandoned seats last) and statistics (``stats``: per
         seat ``{seat, played, wrong, late, reaction_ms}``), and the rating changes it made
         (``rated``) with the ratings they lead to. ``at``: the wall time (ms) to record, if
         the caller read it already (the ratings drifted to it); ``epoch``: fenced as in
-        ``append_actions``."""
+        ``append_actions``. Only a playing match is finished (whether this call did): tried
+        again after a commit whose answer was lost, nothing is applied twice."""
         now = self._ms() if at is None else at
         left = sorted(set(abandoned))
         with self._writer.begin():
             conn = self._writer
             if epoch is not None:
                 _fence(conn, {match_id: epoch})
-            conn.execute(_FINISH, {
+            finished = conn.execute(_FINISH, {
                 "m": match_id, "status": status.value, "ended_at": now, "end_ms": end_ms,
                 "result": result, "abandoned": left or None,
                 "stats": None if stats is None else [dict(seat) for seat in stats]})
+            if not finished.rowcount:  # finished already (tried again after a lost commit)
+                return False
             everyone = conn.execute(_SEATS, {"m": match_id}).scalar_one_or_none() or []
             people = [int(seat["seat"]) for seat in everyone if seat.get("player")]
             if people:
@@ -1167,6 +1234,7 @@ class Store:
                 conn.execute(insert(rating_changes),
                              [_change_row(StoredChange(match_id, now, c)) for c in rated])
                 self._upsert_ratings(conn, rated, now)
+        return True
 
     def _upsert_ratings(self, conn: Connection, changes: Sequence[RatingChange],
                         now: int) -> None:

@@ -145,6 +145,9 @@ class PlayApp(App[None]):
             self.playing.cancel()
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        self.call_later(self._back)  # from the app's own loop: the answer reaches the app
+
+    def _back(self) -> None:
         if isinstance(self.lobby, LobbyScreen):
             self.lobby = self.lobby.afresh()
             self.push_screen(self.lobby, self._chosen)

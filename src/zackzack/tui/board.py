@@ -131,7 +131,8 @@ class Board(Widget):
         return seats[seat].name if seat < len(seats) else str(seat + 1)
 
     def lag(self, seat: int) -> str:
-        """What a seat's name is followed by: ``slow connection`` after another person whose
+        """What a seat's name is followed by: ``gone`` after a person who left (or whose
+        connection dropped), ``slow connection`` after another person whose
         connection is slow, ``stand-in playing`` / ``stand-in coming`` after a person's seat a
         stand-in plays or is about to (docs/rules.md); else ``""``."""
         seats = self.session.seats
@@ -139,7 +140,9 @@ class Board(Widget):
             return ""
         found = seats[seat]
         slow = found.lag == "slow" and seat not in self.session.mine
-        marks = [tr("slow_connection", self.lang) if slow else "",
+        gone = found.kind == "human" and not found.connected  # left, or lost the connection
+        marks = [tr("seat_away", self.lang) if gone else "",
+                 tr("slow_connection", self.lang) if slow and not gone else "",
                  tr("stand_in_mark", self.lang) if found.stand_in
                  else tr("stand_in_soon", self.lang) if found.stand_in_at is not None else ""]
         return " · ".join(mark for mark in marks if mark)

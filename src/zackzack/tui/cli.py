@@ -18,23 +18,18 @@ import asyncio
 import getpass
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from zackzack.describe import LANGS
 from zackzack.games import REGISTRY, registered
-from zackzack.tui.app import PlayApp, SessionMaker
 from zackzack.tui.keys import KEYBOARDS
-from zackzack.tui.online import (
-    PASSWORD_ENV,
-    LobbyClient,
-    LobbyScreen,
-    http_base,
-    server_url,
-    sign_in,
-)
-from zackzack.tui.remote import parse_link, seat_maker
-from zackzack.tui.setup import Setup, session
 from zackzack.tui.texts import bot_spec, system_lang
 
+if TYPE_CHECKING:  # the app (Textual, websockets) is imported when the command runs
+    from zackzack.tui.app import SessionMaker
+
+PASSWORD_ENV = "ZACKZACK_PASSWORD"
+"""The environment variable a script can put the password in instead of typing it."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "your own (http://HOST:PORT)")
     parser.add_argument("--join", metavar="LINK",
                         help="play at a server's table: the link the lobby shares, "
-                             "http://HOST:PORT/t/CODE")
+                             "http://HOST:PORT/t/CODE, or with --server URL its code alone")
     parser.add_argument("--name", default="", help="your name at the table")
     parser.add_argument("--user", metavar="NAME",
                         help="with --server or --join: sign in as the player who claimed NAME "
@@ -79,23 +74,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     """What each match is played with, from the arguments (``None``: ask on the start screen)."""
+    from zackzack.tui.online import server_url
+    from zackzack.tui.remote import seat_maker
+    from zackzack.tui.setup import Setup, session
+
     if args.join or args.server:
         if (args.game or args.bots or args.local_two or args.handicap or args.tournament
                 or args.option):
             raise ValueError("--join and --server take the game and its options from the "
                              "server's table")
-        if args.join and args.server:
-            raise ValueError("--join or --server: the link names the server already")
+        if args.join and args.server and "/" in args.join:
+            raise ValueError("--join with --server takes the table's code alone (the link "
+                             "names the server already)")
     elif args.user is not None:
         raise ValueError("--user signs in at a server: use it with --server or --join")
     if args.user is not None and not args.user.strip():
         raise ValueError("--user needs the name you claimed on the server")
+    if args.join:
+        url, code = join_target(args.join, args.server)
+        return seat_maker(url, code, args.name, lang)
     if args.server:
         server_url(args.server)  # a ValueError for a bad address
         return None
-    if args.join:
-        url, code = parse_link(args.join)
-        return seat_maker(url, code, args.name, lang)
     game = args.game
     if game is None and (args.local_two or args.handicap):
         game = only_game(args.local_two, bool(args.handicap))
@@ -108,6 +108,24 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     chosen = Setup(game, bots, args.tournament, handicap, args.local_two, args.name,
                    args.seed, tuple(args.option))
     return lambda: session(chosen, lang)
+
+
+def join_target(join: str, server: str | None) -> tuple[str, str]:
+    """The websocket URL and the code of the table ``--join`` names: a link, or with
+    ``--server`` a code alone (as the waiting room shows it).
+
+    >>> join_target("k7m2qx", "http://localhost:8000")
+    ('ws://localhost:8000/ws', 'K7M2QX')
+    """
+    from zackzack.tui.online import server_url
+    from zackzack.tui.remote import parse_code, parse_link
+
+    if server:
+        return server_url(server), parse_code(join)
+    if "/" not in join:
+        raise ValueError(f"--join {join}: a table's code needs --server URL (or give the "
+                         "whole link, http://HOST:PORT/t/CODE)")
+    return parse_link(join)
 
 
 def any_lang_bot(text: str) -> str:
@@ -177,6 +195,10 @@ async def play(lang: str, makers: SessionMaker | None, *, again: bool = True,
     """Sign in if ``account`` (name, password) is given, open the first match's session (a
     remote one connects and joins: the table of ``join`` as the signed-in player) or the
     lobby of ``server``, then run the app."""
+    from zackzack.tui.app import PlayApp
+    from zackzack.tui.online import LobbyClient, LobbyScreen, http_base, server_url, sign_in
+    from zackzack.tui.remote import seat_maker
+
     first, lobby, token = None, None, None
     if account is not None:
         where = server or join
@@ -185,7 +207,7 @@ async def play(lang: str, makers: SessionMaker | None, *, again: bool = True,
         signed = await sign_in(http_base(where), *account)  # ValueError: the app never shows
         token, name = signed.token, signed.name
         if join is not None:
-            url, code = parse_link(join)
+            url, code = join_target(join, server)
             makers = seat_maker(url, code, name, lang, token=token)
     if makers is not None:
         first = makers()

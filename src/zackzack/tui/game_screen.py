@@ -91,6 +91,9 @@ class GameScreen(Screen[None]):
         """Start the session and keep the clocks on screen running."""
         self.set_interval(0.1, self.tick)
         self.session.start(self)
+        why = getattr(self.session, "watching_because", "")
+        if why and known(f"watch_{why}"):  # sat down at a full table: a watcher, and told so
+            self.log_lines.append(Text(tr(f"watch_{why}", self.lang), style="bold yellow"))
         self.call_after_refresh(self.show)
 
     async def on_unmount(self) -> None:
@@ -225,8 +228,12 @@ class GameScreen(Screen[None]):
         self.query_one("#head", Static).update(head)
         phase = view.phase if view is not None else Phase.WAITING
         scores = view is not None and self._scores(view)
-        playing = not scores and phase in (Phase.STARTING, Phase.PLAYING, Phase.PAUSED)
+        paused = not scores and phase is Phase.PAUSED  # no free look at the cards meanwhile
+        playing = not scores and phase in (Phase.STARTING, Phase.PLAYING)
         self.board.display = playing
+        bar = tr(self.scheme.bar, self.lang, **self.scheme.bar_fields) if playing or paused \
+            else tr("bar_idle", self.lang)  # the game's keys only where they play
+        self.query_one("#keys", Static).update(Text(bar))
         panel = self.query_one("#panel", Static)
         panel.display = not playing and not scores
         standings = self.query_one(Results)
@@ -235,6 +242,8 @@ class GameScreen(Screen[None]):
             mine = self.session.mine
             standings.show(view, self._names(), now, self._end(),
                            mine[0] if len(mine) == 1 else None)
+        elif paused:
+            panel.update(Text(tr("paused_hidden", self.lang), style="italic"))
         elif not playing:
             panel.update(waiting(self.session.seats, self.session.mine, self.lang,
                                  self.session.creator, self.said_ready, self.session.share))

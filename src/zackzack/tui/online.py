@@ -34,7 +34,7 @@ from zackzack.bots import parse_bot
 from zackzack.games import REGISTRY, registered
 from zackzack.server import protocol as p
 from zackzack.tui.dialogs import TooSmall
-from zackzack.tui.remote import RemoteSession, seat_maker, why
+from zackzack.tui.remote import RemoteSession, parse_code, seat_maker, why
 from zackzack.tui.setup import SetupError
 from zackzack.tui.texts import bot_spec, tr
 from zackzack.tui.toggles import Choice, Tick
@@ -66,8 +66,6 @@ def http_base(link: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-PASSWORD_ENV = "ZACKZACK_PASSWORD"
-"""The environment variable a script can put the password in instead of typing it."""
 SIGN_IN_TIMEOUT_S = 20.0
 
 
@@ -172,9 +170,11 @@ class LobbyClient:
             await self._socket.close()
 
 
-def _seats(table: p.LobbyTable) -> str:
-    """``2/4`` seats taken."""
-    return f"{sum(seat.kind != 'open' for seat in table.seats)}/{len(table.seats)}"
+def _seats(table: p.LobbyTable, lang: str) -> str:
+    """``2/4`` seats taken; a full table says Enter watches it."""
+    taken = sum(seat.kind != "open" for seat in table.seats)
+    full = f" · {tr('lobby_full', lang)}" if taken == len(table.seats) else ""
+    return f"{taken}/{len(table.seats)}{full}"
 
 
 class LobbyScreen(Screen[SessionMaker | None]):
@@ -235,7 +235,7 @@ class LobbyScreen(Screen[SessionMaker | None]):
         table.clear()
         for entry in self.client.tables:
             table.add_row(entry.code, tr("g_" + entry.game, self.lang), entry.title,
-                          _seats(entry), key=entry.code)
+                          _seats(entry, self.lang), key=entry.code)
         if not self.client.tables:
             self.query_one("#lobby_hint", Static).update(tr("lobby_empty", self.lang))
         else:
@@ -259,18 +259,67 @@ class LobbyScreen(Screen[SessionMaker | None]):
                                     token=self.client.token))
 
     def on_key(self, event: events.Key) -> None:
-        """``n`` creates a table, Esc leaves."""
+        """``n`` creates a table, ``j`` joins one by its code, Esc leaves."""
         if event.key == "n":
             event.stop()
             self.app.push_screen(CreateScreen(self.lang), self._created)
+        elif event.key == "j":
+            event.stop()
+            self.app.push_screen(CodeScreen(self.lang), self._coded)
         elif event.key == "escape":
             event.stop()
             self.dismiss(None)
+
+    def _coded(self, code: str | None) -> None:
+        if code is not None:
+            self.dismiss(seat_maker(self.url, code, self.player_name, self.lang,
+                                    token=self.client.token))
 
     def _created(self, create: p.Create | None) -> None:
         if create is not None:
             self.dismiss(seat_maker(self.url, "", self.player_name, self.lang,
                                     token=self.client.token, create=create))
+
+
+class CodeScreen(ModalScreen[str | None]):
+    """A table's code, as its waiting room shows it (a private table is not in the list):
+    Enter joins it, Esc goes back to the lobby."""
+
+    DEFAULT_CSS = """
+    CodeScreen { align: center middle; }
+    CodeScreen > Vertical { width: 60; height: auto; border: round $accent; padding: 0 2;
+                            background: $surface; border-title-style: bold; }
+    CodeScreen .hint { color: $text-muted; }
+    CodeScreen #code_error { color: $error; text-style: bold; height: auto; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        """The code field."""
+        with Vertical() as form:
+            form.border_title = tr("code_title", self.lang)
+            yield Input(placeholder="K7M2QX", id="code", compact=True)
+            yield Static(id="code_error")
+            yield Static(tr("code_hint", self.lang), classes="hint")
+
+    @on(Input.Submitted)
+    def join(self) -> None:
+        """Enter: join the table of the code typed, or say what is wrong with it."""
+        try:
+            code = parse_code(self.query_one("#code", Input).value)
+        except ValueError:
+            self.query_one("#code_error", Static).update(tr("code_bad", self.lang))
+            return
+        self.dismiss(code)
+
+    def on_key(self, event: events.Key) -> None:
+        """Esc goes back to the lobby."""
+        if event.key == "escape":
+            event.stop()
+            self.dismiss(None)
 
 
 class CreateScreen(ModalScreen[p.Create | None]):

@@ -40,6 +40,10 @@ from zackzack.tui.session import Listener, Lost, Seat, Unavailable
 from zackzack.tui.texts import tr
 
 RETRY_S = (0.2, 0.5, 1.0, 2.0, 4.0)
+NOTICES = frozenset({"store_unavailable", "store_back"})
+"""The server's notices the status line shows (``err_<code>``; others are not known yet)."""
+NOTICE_S = 5.0
+"""Seconds ``store_back`` stays in the status line."""
 """Pauses before the attempts to reconnect; the last one repeats."""
 RETRY_WITHIN_S = 1.5
 """An action unanswered when the connection dropped is sent again after the reconnect only
@@ -71,6 +75,17 @@ def parse_link(link: str) -> tuple[str, str]:
         raise ValueError(f"a table link looks like http://HOST:PORT/t/CODE, got {link!r}")
     scheme = "wss" if parts.scheme == "https" else "ws"
     return f"{scheme}://{parts.netloc}/ws", found.group(1).upper()
+
+
+def parse_code(code: str) -> str:
+    """A table's code as typed (the waiting room shows it) in the server's spelling.
+
+    >>> parse_code(" k7m2qx ")
+    'K7M2QX'
+    """
+    if not _CODE.fullmatch(code.strip()):
+        raise ValueError(f"a table's code is 4 to 16 letters and digits, got {code!r}")
+    return code.strip().upper()
 
 
 def why(error: BaseException) -> str:
@@ -167,6 +182,7 @@ class RemoteSession:
         self._view: TableView | None = None
         self._clock = (0, 0.0)
         self._listener: Listener | None = None
+        self._status = ""
         self._reader: asyncio.Task[None] | None = None
         self._ref = 0
         self._refs: dict[int, int] = {}
@@ -176,6 +192,9 @@ class RemoteSession:
         self._sending: set[asyncio.Task[None]] = set()
         self._pending: dict[int, tuple[int, Action]] = {}
         """By ref: each card on its way (its seat and play), until answered or seen taken."""
+        self.watching_because = ""
+        """Why this keyboard watches instead of playing: the join's refusal (``table_full``,
+        ``already_started``, ``seat_taken``); ``""``: it plays, or asked to watch."""
         self.waiting: Callable[[Unavailable, float], None] | None = None
         """Someone waits for :meth:`open` (the app, with a screen that says so): refusals the
         server may lift in a moment (:data:`ASK_AGAIN`) are asked again for ever, after the
@@ -281,6 +300,7 @@ class RemoteSession:
                 await self._answer(socket, message)
             if isinstance(message, p.Error):
                 if message.code in WATCH_INSTEAD:
+                    self.watching_because = message.code  # the screen says so
                     await self._send(socket, p.Watch(code=self.code))
                     continue
                 if message.code == "no_such_table":
@@ -393,6 +413,8 @@ class RemoteSession:
             listener.refused(seat, message.code, message.reason)
         elif isinstance(message, p.Probe) and message.rtt is not None and listener is not None:
             listener.measured(message.rtt)
+        elif isinstance(message, p.Notice) and message.code in NOTICES:
+            self._notice(message.code)
         elif isinstance(message, p.RematchOffer) and message.previous == self.code:
             self.rematch = (message.code, message.by)
             if listener is not None:
@@ -429,8 +451,21 @@ class RemoteSession:
         self._clock = (now, asyncio.get_running_loop().time())
 
     def _tell_status(self, text: str) -> None:
+        self._status = text
         if self._listener is not None:
             self._listener.status(text)
+
+    def _notice(self, code: str) -> None:
+        """The server's ``notice`` in the status line: the store is unavailable (until it is
+        back), or back (for ``NOTICE_S`` seconds)."""
+        text = tr(f"err_{code}", self.lang)
+        self._tell_status(text)
+        if code == "store_back":
+            asyncio.get_running_loop().call_later(NOTICE_S, self._clear_notice, text)
+
+    def _clear_notice(self, text: str) -> None:
+        if self._status == text:
+            self._tell_status("")
 
     # The session ---------------------------------------------------------------------------
 

@@ -207,6 +207,8 @@ class SlBoard(Board):
     def timed_out(self) -> str:
         """Give up the half-done moves that waited :data:`MOVE_S`; the text key that says so."""
         now = time.monotonic()
+        for hand in set(self.moving_until) - set(self.moving):  # done or cancelled
+            del self.moving_until[hand]
         for hand in self.moving:  # a move begun elsewhere (a test) waits from now on
             self.moving_until.setdefault(hand, now + MOVE_S)
         gone = [hand for hand in self.moving if self.moving_until[hand] <= now]
@@ -230,12 +232,14 @@ class SlBoard(Board):
                       for hand, seat in enumerate(mine)]
             half = max(line.cell_len for line in halves[0])
             gap = max(2, width - 2 * half)
-            return [*self._piles(state, width, on_way), Text(""), *beside(halves, gap=gap)]
+            return [*self._piles(state, width, on_way), *beside(halves, gap=gap)]
         me = mine[0] if mine else 1
         other = 1 - me
-        return [*self._layout(view, state, other, None), *self._piles(state, width, on_way),
-                Text(""), *self._layout(view, state, me, 0 if mine else None,
-                                        on_way.get(me, {}))]
+        # centred like the piles, by the card rows (a title that grows never moves them)
+        return [*_centre(self._layout(view, state, other, None), width),
+                *self._piles(state, width, on_way),  # its last row: a card on its way, or blank
+                *_centre(self._layout(view, state, me, 0 if mine else None,
+                                      on_way.get(me, {})), width)]
 
     def _layout(self, view: TableView, state: sl.View, seat: int, hand: int | None,
                 on_way: dict[int, sl.Play] | None = None) -> Block:
@@ -265,16 +269,29 @@ class SlBoard(Board):
             places = self.places.places
             keys = " · ".join(f"{places[h][p][0]}–{places[h][p][-1]}" for h in hands)
             head = label(tr("pile_n", self.lang, n=p + 1))
-            head.append(f" · {cards(state.pile_counts[p], self.lang)}", style="")
             head.append(f" · {keys}" if keys else "", style="bold cyan")
-            if coming:
-                head.append(f" · {tr('on_way', self.lang)}", style="italic")
+            count = cards(state.pile_counts[p], self.lang)  # a fixed width: the piles stay put
+            head.append(f" · {count}".ljust(3 + _count_width(self.lang)), style="")
             top = top_card(coming[-1], None, "", pending=True) if coming else \
                 top_card(state.tops[p], state.stands[p], tr("free", self.lang))
-            blocks.append([head, *top])
+            way = Text(tr("on_way", self.lang) if coming else "", style="italic")
+            blocks.append([head, *top, way])  # a row of its own: the heads stay put
         piles = beside(blocks, gap=6)
         indent = Text(" " * max(0, (width - max(line.cell_len for line in piles)) // 2))
         return [indent + line for line in piles]
+
+
+def _count_width(lang: str) -> int:
+    """The widest a pile's count can be in ``lang`` (two decks and their jokers: 3 digits)."""
+    return max(len(cards(n, lang)) for n in (1, 888))
+
+
+def _centre(block: Block, width: int) -> Block:
+    """``block`` (a layout: its title, then its card rows) centred in ``width`` by its card
+    rows, so that a title that grows (a freeze) moves nothing."""
+    rows = block[1:] or block
+    indent = " " * max(0, (width - max(line.cell_len for line in rows)) // 2)
+    return [Text(indent) + line for line in block]
 
 
 def make(session: Session, lang: str, layout: str | None = None) -> SlBoard:

@@ -207,11 +207,15 @@ class UsBoard(Board):
             lag = self.lag(seat)
             if lag:
                 part.append(f" ({lag})", style="italic")
-            part.append(f"  {tr('in_hand', self.lang, n=state.hand_counts[seat])}"
-                        f" · {tr('to_draw', self.lang, n=state.draw_counts[seat])}", style="")
-            frozen = self.frozen(view, seat)
-            if frozen:
-                part.append(f"  {frozen}", style="bold cyan")
+            # a fixed width (two-digit counts, a freeze): nothing moves or wraps anew for them
+            widest = part.cell_len + Text(self._counts(99, 99)).cell_len \
+                + 2 + Text(tr("frozen_short", self.lang, s="00.0")).cell_len
+            part.append(self._counts(state.hand_counts[seat], state.draw_counts[seat]))
+            left = view.frozen_until[seat] - self.session.now()
+            if left > 0:  # short: two opponents still share a line at 80 columns
+                part.append(f"  {tr('frozen_short', self.lang, s=f'{left / 1000:.1f}')}",
+                            style="bold cyan")
+            part.pad_right(max(0, widest - part.cell_len))
             parts.append(part)
         lines: Block = []
         line = Text()
@@ -223,6 +227,10 @@ class UsBoard(Board):
                 line.append("  │  ", style="dim")
             line.append_text(part)
         return [*lines, line]
+
+    def _counts(self, hand: int, draw: int) -> str:
+        """An opponent's counts: ``  hand 5 · draw 12``."""
+        return f"  {tr('in_hand', self.lang, n=hand)} · {tr('to_draw', self.lang, n=draw)}"
 
     def _hand(self, view: TableView, state: us.View, width: int, height: int) -> Block:
         hand = self.keyed(view)

@@ -144,6 +144,18 @@ net.on("table", (msg) => {
   }
 });
 net.on("welcome", (msg) => { app.myTables = msg.tables ?? []; });
+// Matched at a table on another server of the cluster: a `moved` follows instead of the
+// table, and nothing on the lobby page asks for it there; once connected, open its page (it
+// joins the table; docs/protocol.md, matchmaking).
+let matchedAt = null;
+net.on("unqueued", (msg) => { matchedAt = msg.reason === "matched" ? msg.code ?? null : null; });
+net.on("table", () => { matchedAt = null; });
+net.on("welcome", () => {
+  if (matchedAt === null || document.body.dataset.page === "table") return;
+  const code = matchedAt;
+  matchedAt = null;
+  app.go(`/t/${code}`);
+});
 let said = null; // the state last said aloud: none before the first connection
 net.on("status", (status) => {
   const el = $("#conn");

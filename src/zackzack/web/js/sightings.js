@@ -16,9 +16,12 @@
 const KEEP = 64; // versions per pile: far more than change within a reaction window
 
 export class Sightings {
-  // `reaction()`: the reaction time in ms now; `clock()`: performance.now() or a test's clock.
-  constructor(reaction, clock = () => performance.now()) {
+  // `reaction()`: the reaction time in ms now; `shown(versions)`: tells the server the page
+  // shows the piles at `versions` (a `shown` message); `clock()`: performance.now() or a
+  // test's clock.
+  constructor(reaction, shown = () => {}, clock = () => performance.now()) {
     this.reaction = reaction;
+    this.tell = shown;
     this.clock = clock;
     this.shown = []; // per pile: [[version, shownAt, own], ...], oldest first
     this.round = null;
@@ -55,7 +58,11 @@ export class Sightings {
     frame(() => {
       // Meanwhile a new round, or one's own card, may have been noted: never go back.
       if (round !== null && round !== this.round) return;
-      this.note(versions.map((version, pile) => Math.max(version, this.latest(pile) ?? version)), { round });
+      const shown = versions.map((version, pile) => Math.max(version, this.latest(pile) ?? version));
+      this.note(shown, { round });
+      // The server starts the reaction window from this word when the page took longer to
+      // draw than the wire took (docs/fairness.md, at most 150 ms later).
+      this.tell(shown);
     });
   }
 

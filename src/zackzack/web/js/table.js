@@ -332,6 +332,7 @@ class TablePage {
       options: () => this.info?.options ?? {},
       view: () => this.view,
       reactionMs: () => net.reactionMs,
+      shown: (versions) => { if (this.me !== null) net.send({ type: "shown", versions }); },
       act: (action) => net.act(action).then((ack) => this.feelAck(ack)),
       call: (value, seat, el, speak = true) => this.call(value, seat, el, speak),
       refused: (ack) => this.refused(ack),
@@ -566,9 +567,10 @@ class TablePage {
       }
       buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("to_lobby")));
       // How everyone played: it comes in the table message right after the end.
+      // The actions before the statistics: on a phone they show without scrolling (issue 30).
+      panel.append(buttons);
       const stats = statsPanel(info.stats, { who: (seat) => this.name(seat), me: this.me });
       if (stats) panel.append(stats);
-      panel.append(buttons);
     }
     return panel;
   }

@@ -47,7 +47,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     // {kind: "move", source, target} in an empty place, with `el` (the card pressed) and
     // `shown` (its pending picture), oldest first.
     this.pending = [];
-    this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
+    this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600, (versions) => ctx.shown?.(versions));
     this.sides = [this.side("them"), this.side("me")];
     this.piles = [0, 1].map((p) => this.pileEl(p));
     this.el = h("div", { class: "board sl" },

@@ -111,7 +111,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     this.hints = store(HINTS_KEY) === "1";
     this.saidTop = null;
     this.pending = []; // own cards shown on the pile before the table's answer, oldest first
-    this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600);
+    this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600, (versions) => ctx.shown?.(versions));
     this.el = h("div", { class: "board us" },
       this.others = h("div", { class: "others" }),
       h("div", { class: "center" },

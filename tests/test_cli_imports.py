@@ -1,0 +1,68 @@
+"""``zackzack --help``, ``--version`` and each command's ``--help`` start at once: they import
+none of the heavy libraries and none of the server, terminal or store modules that only
+running a command needs (issue 28). Asserted on the import graph, in a fresh interpreter
+each, not on a time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zackzack.cli import COMMANDS
+
+HEAVY = ("sqlalchemy", "alembic", "textual", "numpy", "uvicorn", "starlette", "websockets",
+         "rich", "openskill", "redis", "matplotlib", "psycopg", "ray")
+"""Libraries no ``--help`` needs."""
+HEAVY_OURS = ("zackzack.server.", "zackzack.tui.", "zackzack.store.", "zackzack.calibrate.",
+              "zackzack.ratings.", "zackzack.learn.train.", "zackzack.sim.stats.")
+"""Our modules that only running a command needs (those of the command's own module are
+allowed: ``zackzack.server.cli`` for ``serve``)."""
+LIGHT = {"play": {"zackzack.tui.keys", "zackzack.tui.texts"}}
+"""What a command's arguments need besides its own module: the keyboards and the words."""
+
+CHILD = """
+import contextlib, io, json, sys
+from zackzack.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def imported(*argv: str) -> set[str]:
+    """The modules a fresh interpreter has imported after ``zackzack ARGV``."""
+    done = subprocess.run([sys.executable, "-c", CHILD, *argv], capture_output=True,
+                          text=True, check=True, timeout=120)
+    return set(json.loads(done.stdout))
+
+
+def too_heavy(modules: set[str], allowed: set[str]) -> list[str]:
+    """The modules of ``modules`` that a ``--help`` should not import."""
+    return sorted(m for m in modules - allowed
+                  if m.split(".")[0] in HEAVY or f"{m}.".startswith(HEAVY_OURS))
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"]])
+def test_the_top_level_help_imports_no_command(argv: list[str]) -> None:
+    modules = imported(*argv)
+    assert too_heavy(modules, set()) == []
+    assert not {module for module, _ in COMMANDS.values()} & modules
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_commands_help_imports_only_what_its_arguments_need(command: str) -> None:
+    module = COMMANDS[command][0]
+    own = {".".join(module.split(".")[:end]) for end in range(1, module.count(".") + 2)}
+    modules = imported(command, "--help")
+    assert module in modules  # its arguments were built
+    assert too_heavy(modules, own | LIGHT.get(command, set())) == []
+
+
+def test_ratings_subcommands_help_is_light_too() -> None:
+    assert too_heavy(imported("ratings", "calibrate", "--help"), {"zackzack.ratings_cli"}) == []
