@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need (a virtual environment, Debian's chromium, postgresql and
-# redis-server) and run them all: ruff, mypy --strict, then pytest (unit, property, server,
-# cluster and headless-browser tests).
+# redis-server) and run them all: ruff, mypy --strict, the browser client's tsc, ESLint and
+# node --test, then pytest (unit, property, server, cluster and headless-browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MISSING=""
@@ -18,13 +18,25 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test,postgres,env,ray]'
-# axe-core (package.json, pinned in package-lock.json) for the accessibility checks.
-if [ ! -f node_modules/axe-core/axe.min.js ]; then
-    if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --silent
-    else npm install --no-audit --no-fund --silent; fi
+# The npm devDependencies (package.json, pinned in package-lock.json): axe-core for the
+# accessibility checks, TypeScript, ESLint and globals for the browser client's checks below.
+# Installed again whenever package-lock.json differs from the one last installed (a fresh
+# clone, an older checkout's node_modules, a changed lock).
+if [ ! -f package-lock.json ]; then
+    npm install --no-audit --no-fund --silent
+elif ! cmp -s package-lock.json node_modules/.zackzack-installed-lock; then
+    npm ci --no-audit --no-fund --silent
+    cp package-lock.json node_modules/.zackzack-installed-lock
 fi
-.venv/bin/ruff check src tests bench
+.venv/bin/ruff check src tests bench scripts
 .venv/bin/mypy
+# The browser client (docs/web.md): types (JSDoc, checked by tsc against types/protocol.d.ts,
+# generated from the server's schemas: tests/test_protocol_types.py), ESLint, unit tests.
+npx --no-install tsc --noEmit -p .
+npx --no-install tsc --noEmit -p tsconfig.strict.json
+npx --no-install tsc --noEmit -p tests/js
+npx --no-install eslint .
+node --import ./tests/js/served.js --test tests/js/*.test.js
 .venv/bin/python -m pytest -n 2 -q "$@"
 # The compiled build (setup.py, ZACKZACK_COMPILE=1) against the tests of what it compiles;
 # only for a whole run (arguments above pick pytest's tests).

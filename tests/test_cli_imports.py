@@ -66,3 +66,8 @@ def test_a_commands_help_imports_only_what_its_arguments_need(command: str) -> N
 
 def test_ratings_subcommands_help_is_light_too() -> None:
     assert too_heavy(imported("ratings", "calibrate", "--help"), {"zackzack.ratings_cli"}) == []
+
+
+def test_moderation_subcommands_help_is_light_too() -> None:
+    assert too_heavy(imported("moderation", "mark", "--help"),
+                     {"zackzack.moderation_cli"}) == []

@@ -11,6 +11,8 @@ from zackzack import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("zackzack.demo", "watch simple players race through a short game"),
+    "moderation": ("zackzack.moderation_cli",
+                   "operators, the fair-play review queue, marks, renames and the audit log"),
     "play": ("zackzack.tui.cli",
              "play in the terminal: against bots, two at one keyboard, or at a server's table"),
     "ratings": ("zackzack.ratings_cli",

@@ -188,6 +188,8 @@ class Roamer(Scripted):
         self.moves: list[dict[str, Any]] = []
         """The ``moved`` messages it was sent."""
         self.drops = 0
+        self.refused: list[dict[str, Any]] = []
+        """The answers to its hellos that were not a welcome (an error)."""
         self.stale = False
         self._keeper: asyncio.Task[None] | None = None
 
@@ -201,7 +203,11 @@ class Roamer(Scripted):
         """Open the websocket and say hello with the token (5 s at most): the welcome."""
         self.closed = False
         async with asyncio.timeout(5):
-            welcome = await super().connect(http)
+            try:
+                welcome = await super().connect(http)
+            except KeyError:  # an error, not a welcome (the store is away): try again soon
+                self.refused.append(self.welcome)
+                raise ConnectionRefusedError(f"hello refused: {self.welcome}") from None
         self.at = http
         return welcome
 

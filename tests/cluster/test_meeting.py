@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
@@ -20,6 +21,16 @@ def sent(player: Roamer, kind: str, start: int = 0, **fields: Any) -> dict[str, 
                  and all(m.get(k) == v for k, v in fields.items())), None)
 
 
+async def claim(player: Roamer) -> None:
+    """The player claims their name at the server they are on (rated play is for claimed
+    names): the player object there is claimed from now on."""
+    async with httpx.AsyncClient(timeout=20) as http:
+        answer = await http.post(f"{player.at}/api/account/claim",
+                                 json={"name": player.name, "password": "meeting-pass"},
+                                 headers={"Authorization": f"Bearer {player.token}"})
+    assert answer.status_code == 200, answer.text
+
+
 def online(watcher: Roamer) -> int | None:
     """How many people the watcher's latest lobby says are connected."""
     found = next((m for m in reversed(watcher.seen) if m["type"] == "lobby"), {})
@@ -31,6 +42,7 @@ async def test_two_people_seeking_on_different_processes_are_matched(cluster: Cl
     anna, ben = Roamer("Anna", a.url), Roamer("Ben", b.url)
     for player in (anna, ben):
         await player.start()
+        await claim(player)
     await anna.send(type="seek", game="unter-spannung", players=2)
     await anna.wait_for(lambda: sent(anna, "queue"), 20)
     await ben.send(type="seek", game="unter-spannung", players=2)
@@ -129,6 +141,7 @@ async def test_while_redis_is_down_seeking_is_refused_and_nobody_waiting_is_lost
     anna, ben = Roamer("Anna", a.url, patience=30), Roamer("Ben", b.url, patience=30)
     for player in (anna, ben):
         await player.start()
+        await claim(player)
     await anna.send(type="seek", game="unter-spannung", players=2)
     queue = redis.Redis.from_url(cluster.redis.url, decode_responses=True)
     try:  # her ticket is in the cluster's queue

@@ -16,6 +16,30 @@ pytestmark = pytest.mark.e2e
 SEEKING = "document.querySelector('#queue-state') !== null"
 
 
+def member(new_page: Any, name: str, **kwargs: Any) -> Any:
+    """A person on the lobby who claimed ``name`` (rated play is for claimed names): the claim
+    goes through the API with the page's own token, as the account dialog sends it."""
+    page = person(new_page, name, **kwargs)
+    status = page.evaluate("""async (name) => {
+      const token = localStorage.getItem('zz.token');
+      const answer = await fetch('/api/account/claim', {method: 'POST',
+        headers: {'Authorization': `Bearer ${token}`, 'Content-Type': 'application/json'},
+        body: JSON.stringify({name, password: 'queue-password'})});
+      return answer.status;
+    }""", name)
+    assert status == 200
+    return page
+
+
+def test_a_guest_is_told_that_rated_play_needs_a_claimed_name(new_page: Any) -> None:
+    gast = person(new_page, "Gast Sucht", locale="de-DE")
+    gast.select_option("#find-game", "schnelllauf")
+    gast.click("#seek")
+    gast.wait_for_selector("[data-code='rated_needs_account']")
+    assert "gesicherte Namen" in gast.inner_text("[data-code='rated_needs_account']")
+    assert gast.evaluate(SEEKING) is False and gast.query_selector("#seek") is not None
+
+
 def find(page: Any, game: str, players: int | None = None) -> None:
     """Choose the game (and the number of players) in the lobby's panel and press the button."""
     page.select_option("#find-game", game)
@@ -28,7 +52,7 @@ def find(page: Any, game: str, players: int | None = None) -> None:
 
 
 def test_two_people_in_the_queue_meet_at_one_rated_table(new_page: Any, shot: Any) -> None:
-    ada = person(new_page, "Ada Sucht", locale="de-DE")
+    ada = member(new_page, "Ada Sucht", locale="de-DE")
     find(ada, "schnelllauf")
     assert "Suche Gegner: Schnelllauf, 2 Spieler." in ada.inner_text("#queue-state .queue-what")
     assert ada.inner_text("#queue-state .queue-window").startswith("±")
@@ -46,7 +70,7 @@ def test_two_people_in_the_queue_meet_at_one_rated_table(new_page: Any, shot: An
 
     # Seeking again, and someone else seeks the same: both go to one rated table.
     find(ada, "schnelllauf")
-    bea = person(new_page, "Bea Sucht", locale="en-GB")
+    bea = member(new_page, "Bea Sucht", locale="en-GB")
     bea.select_option("#find-game", "schnelllauf")
     bea.click("#seek")
     for page in (ada, bea):
@@ -64,7 +88,7 @@ def test_two_people_in_the_queue_meet_at_one_rated_table(new_page: Any, shot: An
 def test_the_bot_offer_makes_an_unrated_table_against_bots(new_page: Any, shot: Any) -> None:
     """The server offers a bot after a minute alone; the offer is what the client shows
     then (the server's `queue` message with `bot`), answered by an ordinary create."""
-    cleo = person(new_page, "Cleo Wartet", locale="en-GB")
+    cleo = member(new_page, "Cleo Wartet", locale="en-GB")
     find(cleo, "unter-spannung", 3)
     # A minute later the server sets `bot`: here it is said at once, the way the server says it.
     cleo.evaluate("""() => {

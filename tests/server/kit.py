@@ -119,11 +119,20 @@ class World:
                            settings=self.settings, timing=self.timing, limits=self.limits)
         self.lobby.players = self.identities.known
         self.identities.playing = self.lobby.playing
+        self.lobby.marks = self.identities.marks
 
     def client(self, name: str | None = "Anna", token: str | None = None,
                address: str = "") -> Client:
         """A new connection (from ``address``; "": unknown) that says hello as ``name``."""
         return Client(self, name, token, address)
+
+    def member(self, name: str = "Anna", address: str = "") -> Client:
+        """A new connection whose player claimed ``name`` (rated play is for claimed names)."""
+        client = self.client(name, address=address)
+        player = self.identities.by_token(client.welcome["token"])
+        assert player is not None
+        self.identities.claim(player, name, QUICK_HASHER.hash("a password"))
+        return client
 
     def wait(self, seconds: float) -> None:
         """Let virtual time pass."""

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from server.kit import World
 from zackzack.names import name_key
-from zackzack.server import accounts
+from zackzack.server import accounts, identity
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
 from zackzack.server.protocol import ProtocolError
@@ -215,6 +215,32 @@ def test_a_known_device_signs_in_whatever_strangers_did(http: TestClient) -> Non
     http.cookies.set(accounts.DEVICE_COOKIE, device or "", path="/api/account")
     signed = post(http, "sign-in", name="Anna", password="password-1")
     assert signed.status_code == 200, signed.text
+
+
+def test_the_memory_of_devices_and_addresses_drops_the_least_recently_used(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(identity, "KNOWN_ACCOUNTS", 2)
+    world = World(store, settings=Settings())
+    ids = world.identities
+    people = []
+    for name in ("Anna", "Ben", "Cleo"):
+        player = ids.by_token(world.client(name).welcome["token"])
+        assert player is not None
+        ids.claim(player, name, ids.hash_password("password-1"))
+        people.append(player)
+    anna, ben, cleo = people
+    ids.remember(anna, "198.51.100.1")
+    ids.remember(ben, "198.51.100.2")
+    ids.remember(anna, "198.51.100.1")  # Anna signs in again: the most recently used now
+    ids.remember(cleo, "198.51.100.3")  # one account too many: Ben, the least recent, goes
+    assert ids.knows("Anna", None, "198.51.100.1") == "address"
+    assert ids.knows("Ben", None, "198.51.100.2") is None
+    assert ids.knows("Cleo", None, "198.51.100.3") == "address"
+    assert ids.marks(ben) == frozenset()  # forgotten, and seen nowhere now
+    ids.seen(anna, "198.51.100.9")  # a seek moves Anna to the end of the matchmaker's memory
+    ids.seen(cleo, "198.51.100.8")
+    assert list(ids._seen) == [anna.id, cleo.id]
+    assert len(ids.marks(anna)) == 4  # her two addresses and the two devices she signed in on
 
 
 # Idle sockets -----------------------------------------------------------------------------

@@ -165,7 +165,7 @@ def test_a_tutorial_never_gets_a_stand_in(store: Store) -> None:
 
 def test_the_idle_person_of_a_rated_match_ranks_as_having_abandoned(store: Store) -> None:
     world = World(store, settings=QUICK)
-    anna, ben = world.client("Anna"), world.client("Ben")
+    anna, ben = world.member("Anna"), world.member("Ben")
     anna.send(type="create", game="unter-spannung", rated=True, seats=[{"kind": "open"}] * 2)
     code = anna.table["code"]
     ben.send(type="join", code=code, seat=None)

@@ -13,6 +13,7 @@ from server.kit import Client, World, play_out
 from zackzack.clock import VirtualClock
 from zackzack.ratings import MU, NEW, SCALE, Pool, Rating, RatingChange, bot_anchor, bot_for
 from zackzack.server.identity import Player
+from zackzack.server.limits import Limits
 from zackzack.server.matchmaking import (
     OFFER_BOT_AFTER,
     WINDOW_BASE,
@@ -44,7 +45,7 @@ def rate(world: World, client: Client, shown: int, game: str = US) -> None:
 
 def seeker(world: World, name: str, shown: int = 1000, game: str = US) -> Client:
     """A new client with a rated rating that shows as ``shown``."""
-    client = world.client(name)
+    client = world.member(name)
     rate(world, client, shown, game)
     return client
 
@@ -75,7 +76,7 @@ def waiting(world: World) -> set[str]:
 
 def test_two_seekers_are_paired_into_a_rated_table_that_starts_and_plays_out(
         world: World) -> None:
-    anna, ben = world.client("Anna"), world.client("Ben")
+    anna, ben = world.member("Anna"), world.member("Ben")
     anna.send(type="lobby")
     first = anna.send(type="seek", game=US, players=2)
     assert first == [{"type": "queue", "game": US, "players": 2, "waiting": 1, "since": 0,
@@ -166,7 +167,7 @@ def test_the_window_stops_widening_at_its_maximum(world: World) -> None:
 
 
 def test_different_games_and_counts_never_mix(world: World) -> None:
-    a, b, c = world.client("A"), world.client("B"), world.client("C")
+    a, b, c = world.member("A"), world.member("B"), world.member("C")
     a.send(type="seek", game=US, players=2)
     b.send(type="seek", game=SL, players=2)
     c.send(type="seek", game=US, players=3)
@@ -175,7 +176,7 @@ def test_different_games_and_counts_never_mix(world: World) -> None:
     assert all(m["type"] != "unqueued" for client in (a, b, c) for m in client.inbox)
     assert [(queued(x)["game"], queued(x)["players"], queued(x)["waiting"])  # type: ignore[index]
             for x in (a, b, c)] == [(US, 2, 1), (SL, 2, 1), (US, 3, 1)]
-    d = world.client("D")
+    d = world.member("D")
     d.send(type="seek", game=SL, players=2)
     assert matched_code(b) is not None and matched_code(b) == matched_code(d)
     assert world.lobby.rooms[matched_code(b)].rules.INFO.name == SL  # type: ignore[index]
@@ -241,11 +242,11 @@ def test_the_offer_follows_the_games_against_bots_when_there_are_some(world: Wor
 
 
 def test_someone_who_joins_later_still_gets_matched_after_the_offer(world: World) -> None:
-    anna = world.client("Anna")
+    anna = world.member("Anna")
     anna.send(type="seek", game=US, players=2)
     world.wait(90.0)
     assert queued(anna)["bot"] is not None  # type: ignore[index]
-    ben = world.client("Ben")
+    ben = world.member("Ben")
     ben.send(type="seek", game=US, players=2)
     assert matched_code(anna) is not None and matched_code(anna) == matched_code(ben)
 
@@ -254,7 +255,7 @@ def test_someone_who_joins_later_still_gets_matched_after_the_offer(world: World
 
 
 def test_unseek_leave_close_and_another_table_remove_the_entry(world: World) -> None:
-    anna, ben = world.client("Anna"), world.client("Ben")
+    anna, ben = world.member("Anna"), world.member("Ben")
     anna.send(type="seek", game=US, players=3)
     assert anna.send(type="unseek") == [{"type": "unqueued", "reason": "left", "code": None}]
     assert anna.send(type="unseek") == [] and waiting(world) == set()
@@ -266,11 +267,11 @@ def test_unseek_leave_close_and_another_table_remove_the_entry(world: World) -> 
     assert waiting(world) == set()
     world.client(name=None).session.close()  # a connection that never said hello goes quietly
     ben.send(type="seek", game=US, players=3)
-    carla = world.client("Carla")
+    carla = world.member("Carla")
     carla.send(type="create", game=US, seats=[{"kind": "open"}] * 2)
     ben.send(type="join", code=carla.table["code"], seat=None)
     assert queued(ben) is None and waiting(world) == set()
-    dora = world.client("Dora")
+    dora = world.member("Dora")
     dora.send(type="seek", game=US, players=3)
     dora.send(type="watch", code=carla.table["code"])  # watching someone else's table
     assert waiting(world) == {dora.player}  # is no reason to stop waiting
@@ -279,7 +280,7 @@ def test_unseek_leave_close_and_another_table_remove_the_entry(world: World) -> 
 
 
 def test_a_second_seek_moves_the_player(world: World) -> None:
-    anna = world.client("Anna")
+    anna = world.member("Anna")
     anna.send(type="seek", game=US, players=2)
     world.wait(10.0)
     again = anna.send(type="seek", game=US, players=2)  # the same queue: her time stays
@@ -296,7 +297,7 @@ def test_a_second_seek_moves_the_player(world: World) -> None:
 
 
 def test_the_lobby_shutting_down_empties_the_queues(world: World) -> None:
-    anna = world.client("Anna")
+    anna = world.member("Anna")
     anna.send(type="seek", game=SL, players=2)
     world.lobby.shutdown()
     assert queued(anna) is None and waiting(world) == set()
@@ -305,7 +306,7 @@ def test_the_lobby_shutting_down_empties_the_queues(world: World) -> None:
 
 
 def test_unknown_games_and_bad_counts_are_refused_and_change_nothing(world: World) -> None:
-    anna, ben = world.client("Anna"), world.client("Ben")
+    anna, ben = world.member("Anna"), world.member("Ben")
     anna.send(type="seek", game=US, players=2)
     world.wait(3.0)
     before = list(anna.inbox)
@@ -331,11 +332,101 @@ def test_a_player_in_a_running_match_may_not_seek(world: World) -> None:
 
 
 def test_a_player_with_too_many_tables_may_not_seek(world: World) -> None:
-    anna = world.client("Anna")
+    anna = world.member("Anna")
     for _ in range(world.limits.tables_per_player):
         anna.send(type="create", game=US, seats=[{"kind": "open"}] * 2)
     assert anna.error(type="seek", game=US, players=2) == "too_many_tables"
     assert waiting(world) == set()
+
+
+# Rated play means people ------------------------------------------------------------------
+
+
+def test_a_guest_may_not_seek(world: World) -> None:
+    guest = world.client("Gast")
+    assert guest.error(type="seek", game=US, players=2) == "rated_needs_account"
+    assert waiting(world) == set()
+
+
+@pytest.mark.parametrize(("here", "there"), [
+    ("203.0.113.7", "203.0.113.7"),  # one address
+    ("2001:db8:1:2::10", "2001:db8:1:2:aaaa:bbbb:cccc:dddd"),  # one IPv6 /64
+    ("::ffff:198.51.100.4", "198.51.100.4"),  # the same IPv4 address, mapped or not
+])
+def test_two_accounts_on_one_address_are_never_paired(world: World, here: str,
+                                                       there: str) -> None:
+    anna, alter = world.member("Anna", here), world.member("Alter", there)
+    anna.send(type="seek", game=US, players=2)
+    alter.send(type="seek", game=US, players=2)
+    world.wait(OFFER_BOT_AFTER + 5)  # every window at its widest, the bot offered
+    assert waiting(world) == {anna.player, alter.player} and world.lobby.rooms == {}
+    ben = world.member("Ben", "198.51.100.99")  # someone else meets the one waiting longest
+    ben.send(type="seek", game=US, players=2)
+    assert matched_code(anna) is not None and matched_code(anna) == matched_code(ben)
+    assert waiting(world) == {alter.player}
+
+
+def test_an_address_seen_at_a_sign_in_counts_too_and_is_forgotten_after_the_window(
+        world: World) -> None:
+    anna, alter = world.member("Anna", "198.51.100.1"), world.member("Alter", "198.51.100.2")
+    alter_player = world.identities.by_token(alter.welcome["token"])
+    assert alter_player is not None
+    world.identities.remember(alter_player, "198.51.100.1")  # Alter signed in at Anna's
+    day = 86_400.0
+    for later in (0.0, world.limits.rated_apart_days * day - day, 2 * day):
+        world.wait(later)  # nobody waits meanwhile
+        anna.send(type="seek", game=US, players=2)
+        alter.send(type="seek", game=US, players=2)
+        world.wait(5.0)
+        if matched_code(anna) is not None:
+            break
+        assert waiting(world) == {anna.player, alter.player}
+        anna.send(type="unseek")
+        alter.send(type="unseek")
+    assert later == 2 * day  # a month after that sign-in they may meet
+    assert matched_code(anna) == matched_code(alter)
+
+
+def test_two_accounts_of_one_device_are_never_paired(world: World) -> None:
+    anna, alter = world.member("Anna", "198.51.100.1"), world.member("Alter", "203.0.113.9")
+    players = [world.identities.by_token(c.welcome["token"]) for c in (anna, alter)]
+    assert players[0] is not None and players[1] is not None
+    device = world.identities.remember(players[0], "198.51.100.1")  # her browser's cookie
+    assert world.identities.remember(players[1], "203.0.113.9", device) == device
+    anna.send(type="seek", game=US, players=2)
+    alter.send(type="seek", game=US, players=2)
+    world.wait(OFFER_BOT_AFTER + 5)
+    assert waiting(world) == {anna.player, alter.player}
+
+
+def test_loopback_and_unknown_addresses_tie_nobody(world: World) -> None:
+    anna, ben = world.member("Anna", "127.0.0.1"), world.member("Ben", "::1")
+    cleo, dan = world.member("Cleo"), world.member("Dan")
+    for client in (anna, ben, cleo, dan):
+        client.send(type="seek", game=US, players=2)
+    assert waiting(world) == set()
+
+
+def test_no_check_when_the_limit_is_zero(store: Store) -> None:
+    world = World(store, limits=Limits(rated_apart_days=0))
+    anna, alter = world.member("Anna", "203.0.113.7"), world.member("Alter", "203.0.113.7")
+    anna.send(type="seek", game=US, players=2)
+    alter.send(type="seek", game=US, players=2)
+    assert matched_code(anna) is not None and matched_code(anna) == matched_code(alter)
+
+
+def test_a_running_tutorial_does_not_block_seek_and_closes_at_the_match(world: World) -> None:
+    anna, ben = world.member("Anna"), world.member("Ben")
+    anna.send(type="create", game=US, tutorial=True)
+    tutorial = anna.table["code"]
+    world.wait(5.0)
+    assert anna.table["phase"] != "waiting"
+    anna.send(type="seek", game=US, players=2)
+    assert waiting(world) == {anna.player}
+    ben.send(type="seek", game=US, players=2)
+    code = matched_code(anna)
+    assert code is not None and code == matched_code(ben)
+    assert tutorial not in world.lobby.rooms and anna.table["code"] == code
 
 
 # The rule, for any ratings and join times -------------------------------------------------
@@ -347,7 +438,15 @@ class _Lobby:
     def __init__(self) -> None:
         self.clock = VirtualClock()
         self.shown_ratings: dict[str, int] = {}
+        self.devices: dict[str, frozenset[str]] = {}
         self.ratings = self
+        self.store = None  # no operator's marks (``zackzack.moderation``)
+
+    def marks(self, player: Player, address: str) -> frozenset[str]:
+        return self.devices.get(player.id, frozenset())
+
+    def end_tutorial(self, player: Player) -> None:
+        pass
 
     def current(self, player_id: str, pool: Pool, game: str) -> Rating:
         return Rating(MU + (self.shown_ratings[player_id] - 1000) / SCALE, 2.0)
@@ -367,7 +466,7 @@ class _Lobby:
 
 class _Seeker:
     def __init__(self, player: Player) -> None:
-        self.player, self.origin, self.sent = player, "", []
+        self.player, self.origin, self.address, self.sent = player, "", "", []
 
     def send(self, text: str) -> None:
         self.sent.append(text)
@@ -387,16 +486,19 @@ class _Recording(Matchmaker):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(600, 1800), st.floats(0, 120, allow_nan=False),
                           st.sampled_from([2, 3, 4])), min_size=1, max_size=24),
-       st.lists(st.integers(0, 23), max_size=6))
+       st.lists(st.integers(0, 23), max_size=6),
+       st.lists(st.frozensets(st.sampled_from("abcdef"), max_size=2), max_size=24))
 def test_every_group_fits_its_members_windows_and_nobody_is_in_two(
-        people: list[tuple[int, float, int]], leavers: list[int]) -> None:
+        people: list[tuple[int, float, int]], leavers: list[int],
+        devices: list[frozenset[str]]) -> None:
     lobby = _Lobby()
     maker = _Recording(lobby)  # type: ignore[arg-type]
     maker.formed = []
     seekers = []
     for i, (rating, at, players) in enumerate(people):
-        player = Player(f"p_{i}", f"P{i}")
+        player = Player(f"p_{i}", f"P{i}", claimed=True)
         lobby.shown_ratings[player.id] = rating
+        lobby.devices[player.id] = devices[i] if i < len(devices) else frozenset()
         seekers.append(_Seeker(player))
         lobby.clock.call_at(at, lambda s=seekers[-1], p=players: maker.seek(s, US, p))  # type: ignore[misc]
     for leaver in leavers:
@@ -413,6 +515,9 @@ def test_every_group_fits_its_members_windows_and_nobody_is_in_two(
         assert all(max(ratings) - min(ratings) <= entry.window(now) for entry in group)
         assert len(group) == group[0].players and {e.players for e in group} == {group[0].players}
         assert all(now >= entry.since for entry in group)
+        # nobody shares a device or an address with anyone of their group
+        assert sum(len(entry.marks) for entry in group) \
+            == len(frozenset().union(*(entry.marks for entry in group)))
     # Whoever was neither grouped nor left still waits, and no group is left to form.
     assert not set(grouped) & set(maker.entries)
     for size in (2, 3, 4):

@@ -39,7 +39,7 @@ def store(tmp_path: Path, wall: Wall) -> Iterator[Store]:
 
 def rated_table(world: World, names: list[str], **create: Any) -> tuple[list[Client], str]:
     """``names[0]`` creates a rated Unter Spannung table for all of them; all ready."""
-    clients = [world.client(name) for name in names]
+    clients = [world.member(name) for name in names]
     clients[0].send(type="create", game="unter-spannung", rated=True,
                     seats=[{"kind": "open"}] * len(names), **create)
     code = clients[0].table["code"]
@@ -107,7 +107,7 @@ def test_a_second_rated_match_starts_from_the_first_ones_ratings(store: Store) -
 
 def test_a_returning_player_is_provisional_again(store: Store, wall: Wall) -> None:
     world = World(store, settings=QUICK)
-    anna = world.client("Anna")
+    anna = world.member("Anna")
     store.replace_ratings([], {(anna.player, "unter-spannung", "rated"): RatingRow(
         mu=30.0, sigma=3.0, matches=40, last_at=int(wall.now * 1000))})
     anna.send(type="create", game="unter-spannung", rated=True, seats=[{"kind": "open"}] * 2)
@@ -172,10 +172,32 @@ def test_casual_tables_and_bot_tables_leave_the_rated_ratings_alone(store: Store
 def test_a_rated_table_is_refused_unless_it_is_fair(store: Store, create: dict[str, Any],
                                                     reason: str) -> None:
     world = World(store, settings=QUICK)
-    anna = world.client("Anna")
+    anna = world.member("Anna")
     replies = anna.send(type="create", game="unter-spannung", rated=True, **create)
     assert replies[-1]["type"] == "error" and replies[-1]["code"] == "bad_options"
     assert reason in replies[-1]["reason"]
+    assert not world.lobby.rooms
+
+
+def test_a_guest_may_neither_make_nor_join_a_rated_table(store: Store) -> None:
+    world = World(store, settings=QUICK)
+    guest, anna = world.client("Gast"), world.member("Anna")
+    assert guest.error(type="create", game="unter-spannung", rated=True,
+                       seats=[{"kind": "open"}] * 2) == "rated_needs_account"
+    assert not world.lobby.rooms
+    anna.send(type="create", game="unter-spannung", rated=True, seats=[{"kind": "open"}] * 2)
+    code = anna.table["code"]
+    assert guest.error(type="join", code=code, seat=None) == "rated_needs_account"
+    assert [seat["name"] for seat in anna.table["seats"]] == ["Anna", None]
+    guest.send(type="watch", code=code)  # watching is for everyone
+    assert guest.table["code"] == code and guest.table["you"] is None
+
+
+def test_a_rated_table_is_public(store: Store) -> None:
+    world = World(store, settings=QUICK)
+    anna = world.member("Anna")
+    assert anna.error(type="create", game="unter-spannung", rated=True, private=True,
+                      seats=[{"kind": "open"}] * 2) == "rated_is_public"
     assert not world.lobby.rooms
 
 

@@ -133,7 +133,7 @@ def test_writes_whose_commit_answer_is_lost_are_stored_once(
     actions commit, and then the answer is lost (the connection breaks just after the COMMIT
     went through): the journal tries them again, and nothing is stored twice."""
     world = World(store)
-    anna, ben = world.client("Anna"), world.client("Ben")
+    anna, ben = world.member("Anna"), world.member("Ben")
     anna.send(type="create", game="unter-spannung", rated=True,
               seats=[{"kind": "open"}, {"kind": "open"}])
     code = anna.table["code"]

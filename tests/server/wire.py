@@ -40,7 +40,7 @@ def serve(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        found = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", line)
+        found = re.search(r"serving on (http://[\d.]+:\d+)/", line)
         assert found, line + (process.stderr.read() if process.stderr else "")
         yield found.group(1), process
     finally:
@@ -54,8 +54,11 @@ class Scripted:
 
     refs = itertools.count()
 
-    def __init__(self, name: str, token: str | None = None) -> None:
+    def __init__(self, name: str, token: str | None = None, pong_delay: float = 0.0) -> None:
         self.name, self.token = name, token
+        self.pong_delay = pong_delay
+        """Answer the server's pings this many seconds late (a cheat: its actions on time)."""
+        self._later: set[asyncio.Future[None]] = set()
         self.ws: ClientConnection | None = None
         self.seen: list[dict[str, Any]] = []
         self.view: dict[str, Any] = {}
@@ -65,9 +68,11 @@ class Scripted:
         self.closed = False
         self._reader: asyncio.Task[None] | None = None
 
-    async def connect(self, http: str) -> dict[str, Any]:
-        """Open the websocket and say hello (with the token, if known): the welcome."""
-        self.ws = await websockets.connect(http.replace("http", "ws", 1) + "/ws", max_size=None)
+    async def connect(self, http: str, sock: socket.socket | None = None) -> dict[str, Any]:
+        """Open the websocket (over ``sock``, if given) and say hello (with the token, if
+        known): the welcome."""
+        self.ws = await websockets.connect(http.replace("http", "ws", 1) + "/ws", max_size=None,
+                                           sock=sock)
         await self.send(type="hello", token=self.token, name=self.name)
         self.welcome = json.loads(await self.ws.recv())
         self.token = self.welcome["token"]
@@ -80,7 +85,11 @@ class Scripted:
             async for text in self.ws:
                 message = json.loads(text)
                 if message["type"] == "ping":  # the server measures the lag: answer at once
-                    await self.ws.send(json.dumps({"type": "pong", "n": message["n"]}))
+                    pong = json.dumps({"type": "pong", "n": message["n"]})
+                    if self.pong_delay:
+                        asyncio.get_running_loop().call_later(self.pong_delay, self._late, pong)
+                    else:
+                        await self.ws.send(pong)
                     continue
                 self.seen.append(message)
                 if "view" in message:
@@ -94,10 +103,20 @@ class Scripted:
             self.closed = True
             self.changed.set()
 
+    def _late(self, text: str) -> None:
+        task = asyncio.ensure_future(self.send_text(text))
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
     async def send(self, **message: Any) -> None:
         """Send one message."""
+        await self.send_text(json.dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        """Send one frame (nothing once the connection is closed)."""
         assert self.ws is not None
-        await self.ws.send(json.dumps(message))
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(text)
 
     async def wait_for(self, condition: Callable[[], Any], seconds: float = 10.0) -> Any:
         """Wait until ``condition()`` is true after some message arrived."""

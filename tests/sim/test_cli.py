@@ -97,6 +97,17 @@ def test_the_same_seed_gives_the_same_figures(tmp_path: Path) -> None:
     (["unter-spannung", "--bots", "normal,normal", "--rtt", "10,20,30"], "3 round trips"),
     (["unter-spannung", "--bots", "normal,normal", "--rtt", "10,-5"], "0 to 5000 ms"),
     (["unter-spannung", "--no-compensation"], "needs --rtt"),
+    (["unter-spannung", "--pong-delay", "200,0"], "need --rtt"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10", "--pong-delay", "2x"],
+     "whole milliseconds"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10", "--pong-delay", "1,2,3"],
+     "3 delays for 2 players"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10", "--pong-delay", "9000"],
+     "0 to 5000 ms"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10", "--reconnect", "2"],
+     "seats are 0 to 1"),
+    (["unter-spannung", "--bots", "normal,normal", "--rtt", "10", "--reconnect", "a"],
+     "seat numbers"),
 ])
 def test_bad_arguments_get_a_clear_message_and_exit_2(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

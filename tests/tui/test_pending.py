@@ -240,7 +240,7 @@ async def test_schnelllauf_shows_the_own_card_on_its_pile_and_a_wrong_card_goes_
         server.refuse = p.Ack(ref=0, ok=False, code="does_not_fit", reason="5d on Qs")
         drawn.clear()
         keyed = time.perf_counter()
-        await pilot.press("w")
+        await pilot.press("s")  # place 2 onto pile 2 (the home row: Q never plays)
         await until(pilot, lambda: first(drawn, "5♦ …") is not None)
         refused_shown = first(drawn, "5♦ …")
         assert refused_shown is not None

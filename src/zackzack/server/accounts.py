@@ -238,9 +238,13 @@ def _me(player: Player) -> dict[str, Any]:
 
 
 async def account(request: Request) -> Response:
-    """``GET /api/account``: who the token's player is."""
+    """``GET /api/account``: who the token's player is, and their mark if an operator marked
+    them (``zackzack.moderation``: the reason is theirs to read)."""
+    from zackzack.moderation import marked
+
     player, _ = _player(request)
-    return _json(_me(player))
+    mark = await run_in_threadpool(marked, _server(request).store, player.id)
+    return _json({**_me(player), "mark": mark})
 
 
 async def claim(request: Request) -> Response:
@@ -257,7 +261,8 @@ async def claim(request: Request) -> Response:
     identities.claim(player, body.name, digest)
     event("name_claimed", player=player.id)
     _server(request).lobby.player_changed(player)
-    return _known_device(_json(_me(player)), identities.remember(player, address))
+    return _known_device(_json(_me(player)),
+                         identities.remember(player, address, _device(request)))
 
 
 async def sign_in(request: Request) -> Response:
@@ -276,7 +281,7 @@ async def sign_in(request: Request) -> Response:
     player, token = identities.signed_in(record, rehashed)
     event("signed_in", player=player.id)
     return _known_device(_json({**_me(player), "token": token}),
-                         identities.remember(player, address))
+                         identities.remember(player, address, device))
 
 
 async def sign_out(request: Request) -> Response:

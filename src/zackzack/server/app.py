@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import zackzack
-from zackzack.server import accounts, api, memory, standings
+from zackzack.server import accounts, api, memory, moderating, standings
 from zackzack.server.cluster import Cluster, ClusterConfig
 from zackzack.server.connection import Connection
 from zackzack.server.guard import Trusted, trusted
@@ -316,7 +316,8 @@ def loop_errors(lobby: Lobby) -> Callable[[asyncio.AbstractEventLoop, dict[str, 
 
 async def index(request: Request) -> Response:
     """The single-page client for ``/``, ``/t/{code}``, ``/matches``, ``/matches/{id}``,
-    ``/rules/{game}``, ``/learn/{game}``, ``/leaderboard[/{game}]`` and ``/players/{name}``."""
+    ``/rules/{game}``, ``/learn/{game}``, ``/leaderboard[/{game}]``, ``/players/{name}`` and
+    ``/moderation``."""
     client: WebClient = request.app.state.web  # modules preloaded, files versioned (webpage)
     page = client.current()
     if page is None:
@@ -404,6 +405,7 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
                                 cache_tokens=cluster is None)
         lobby.players, lobby.online = identities.known, lambda: len(identities.online)
         identities.playing = lobby.playing
+        lobby.marks = identities.marks
         lobby.online_players = lambda: [player.id for player in identities.online]
         server = app.state.server = Server(config, own, identities, lobby)
         lobby.on_store = partial(_tell_store, server)
@@ -479,10 +481,12 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         Route("/leaderboard", index),
         Route("/leaderboard/{game}", index),
         Route("/players/{name}", index),
+        Route("/moderation", index),
         Route("/words.json", words),
         *api.routes,
         *accounts.routes,
         *standings.routes,
+        *moderating.routes,
         WebSocketRoute("/ws", serve_websocket),
         Mount("/static/v", VersionedStatic(web)),
         Mount("/static", Static(directory=config.web_dir, check_dir=False), name="static"),

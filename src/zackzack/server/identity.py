@@ -16,6 +16,7 @@ by the name's failures from everywhere (docs/protocol.md, *Accounts and ratings*
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import secrets
 from collections import OrderedDict
@@ -39,6 +40,7 @@ KNOWN_PER_ACCOUNT = 16
 """Devices and addresses remembered per account (the most recent)."""
 KNOWN_ACCOUNTS = 100_000
 """Accounts whose devices and addresses are remembered (the most recently used)."""
+DAY = 86_400.0
 
 
 @dataclass(slots=True, eq=False)
@@ -77,6 +79,25 @@ class TooManyAttempts(ProtocolError):
     def __init__(self, retry_after: int, why: str = "too many sign-in attempts") -> None:
         super().__init__("too_many_attempts", f"{why}; try again in {retry_after} s")
         self.retry_after = retry_after
+
+
+def _mark(address_or_device: str) -> str:
+    """What the matchmaker compares of an address (its ``client_key``; "" for none or
+    a loopback address) or a ``device:…`` mark: a short hash, so that the cluster's queue
+    holds no address."""
+    if not address_or_device.startswith("device:"):
+        try:
+            found = ipaddress.ip_address(address_or_device)
+        except ValueError:
+            pass
+        else:
+            mapped = getattr(found, "ipv4_mapped", None)
+            if found.is_loopback or (mapped is not None and mapped.is_loopback):
+                return ""
+        address_or_device = client_key(address_or_device)
+    if not address_or_device:
+        return ""
+    return hashlib.sha256(address_or_device.encode()).hexdigest()[:16]
 
 
 def clean_name(name: str) -> str:
@@ -121,7 +142,9 @@ class Identities:
         self._players: dict[str, Player] = {}
         self._tokens: dict[str, Player] = {}
         """Token hashes seen while the server runs, with their player."""
-        clock = time or store.wall
+        clock = self._time = time or store.wall
+        self.apart_seconds = limits.rated_apart_days * DAY
+        """How long a device or address ties two accounts together for the matchmaker."""
         self._by_address = AddressBuckets(limits.sign_ins_per_address_rate,
                                           limits.sign_ins_per_address, clock)
         """Sign-in attempts per address."""
@@ -145,6 +168,10 @@ class Identities:
         self._known: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
         """Per name key of a claimed player: the devices (``device:HASH``) and addresses
         it was claimed or signed in from, the most recent last."""
+        self._seen: OrderedDict[str, OrderedDict[str, float]] = OrderedDict()
+        """Per player id: the devices and addresses (hashed marks, ``_mark``) it was seen
+        on, with when last; the most recently seen player last, each player's most recent
+        mark last (for the matchmaker: ``marks``)."""
         self.playing: Callable[[Player], bool] = lambda _player: False
         """Whether a match of the player's is running (the lobby's ``playing``): their name
         stays until it is over, whatever asks to change it."""
@@ -319,10 +346,14 @@ class Identities:
         here = client_key(address)
         return "address" if here and here in marks else None
 
-    def remember(self, player: Player, address: str) -> str:
-        """``player`` proved their password from ``address``: remember it and a new device
-        secret (returned: the caller gives it to the device) for their account."""
-        device = secrets.token_urlsafe(24)
+    def remember(self, player: Player, address: str, device: str | None = None) -> str:
+        """``player`` proved their password from ``address``: remember it and the device
+        secret (``device``, the one the device had, or a new one; returned: the caller gives
+        it to the device) for their account. The account moves to the end of the memory
+        (the least recently used go first, beyond ``KNOWN_ACCOUNTS``). A device keeps its
+        secret whichever account signs in on it, so the matchmaker sees two accounts of one
+        device (``marks``)."""
+        device = device or secrets.token_urlsafe(24)
         key = name_key(player.name)
         marks = self._known.pop(key, None) or OrderedDict()
         self._known[key] = marks
@@ -334,7 +365,39 @@ class Identities:
             marks.popitem(last=False)
         while len(self._known) > KNOWN_ACCOUNTS:
             self._known.popitem(last=False)
+        self.seen(player, address, device)
         return device
+
+    def seen(self, player: Player, address: str, device: str | None = None) -> None:
+        """``player`` is on ``address`` (and ``device``) now: remember it for ``marks``
+        (a loopback address, the server's own, tells nothing and is not remembered). The
+        player moves to the end of the memory (the least recently seen go first, beyond
+        ``KNOWN_ACCOUNTS``); each keeps its ``KNOWN_PER_ACCOUNT`` most recent marks."""
+        now = self._time()
+        new = [mark for mark in (_mark(address),
+                                 _mark(f"device:{token_hash(device)}") if device else "") if mark]
+        marks = self._seen.pop(player.id, None) or OrderedDict()
+        if not marks and not new:
+            return  # nothing to remember: nobody goes for it
+        self._seen[player.id] = marks
+        for mark in new:
+            marks.pop(mark, None)
+            marks[mark] = now
+        while len(marks) > KNOWN_PER_ACCOUNT:
+            marks.popitem(last=False)
+        while len(self._seen) > KNOWN_ACCOUNTS:
+            self._seen.popitem(last=False)
+
+    def marks(self, player: Player, address: str = "") -> frozenset[str]:
+        """The devices and addresses (hashed) ``player`` was seen on within
+        ``Limits.rated_apart_days``, ``address`` (where they are now) among them: the
+        matchmaker never pairs two players who share one (empty when the limit is 0)."""
+        if not self.apart_seconds:
+            return frozenset()
+        self.seen(player, address)
+        since = self._time() - self.apart_seconds
+        return frozenset(mark for mark, at in self._seen.get(player.id, {}).items()
+                         if at >= since)
 
     def _move_known(self, old: str, new: str) -> None:
         marks = self._known.pop(old, None)
@@ -452,6 +515,7 @@ class Identities:
         self.store.delete_player(player.id)
         if player.claimed:
             self._known.pop(name_key(player.name), None)
+        self._seen.pop(player.id, None)
         for digest in [d for d, p in self._tokens.items() if p is player]:
             del self._tokens[digest]
         player.name, player.claimed, player.deleted = DELETED_NAME, False, True

@@ -83,6 +83,9 @@ class Limits:
     name at ``hello``): more get ``rate_limited`` (0: no limit)."""
     renames_per_player_rate: float = 0.2
     """Renames per second after those: one every 5 s."""
+    rated_apart_days: float = 30.0
+    """Two players seen on one device or one address (IPv6: its /64; not loopback) within
+    this many days are never paired by the matchmaker (0: not checked)."""
     hello_seconds: float = 10.0
     """A websocket that has not said ``hello`` this long after it opened is closed (4004;
     0: never)."""

@@ -48,6 +48,7 @@ from zackzack.server.room import (
     Seat,
     SeatKind,
     Viewer,
+    rated_check,
 )
 from zackzack.server.sharedqueue import SharedMatchmaker
 from zackzack.store import Status, Store
@@ -120,6 +121,10 @@ class Lobby:
         """How many people are connected to this process."""
         self.online_players: Callable[[], Collection[str]] = lambda: ()
         """The public ids of the people connected to this process."""
+        self.marks: Callable[[Player, str], frozenset[str]] = lambda _player, _address: \
+            frozenset()
+        """The devices and addresses a player was seen on lately, the address they are on
+        now among them (``Identities.marks``): the matchmaker pairs nobody who share one."""
         self.ratings = RatingBook(store)
         self.ratings.shared = cluster is not None
         """The people's ratings (every room reads and updates this one)."""
@@ -247,9 +252,15 @@ class Lobby:
         return here + (self.cluster.seated(player.id) if self.cluster is not None else [])
 
     def playing(self, player: Player) -> bool:
-        """Whether ``player`` holds a seat at a match that has started and is not over."""
-        return any(room.phase not in (Phase.WAITING, Phase.OVER)
+        """Whether ``player`` holds a seat at a match that has started and is not over (a
+        tutorial is no match: it is stored nowhere and ends when they go)."""
+        return any(room.phase not in (Phase.WAITING, Phase.OVER) and not room.tutorial
                    and room.seat_of(player) is not None for room in self.rooms.values())
+
+    def end_tutorial(self, player: Player) -> None:
+        """Close ``player``'s tutorial, if one is open (a match found them meanwhile)."""
+        for old in [r for r in self.rooms.values() if r.tutorial and r.creator is player]:
+            self.close(old)
 
     def player_changed(self, player: Player) -> None:
         """``player``'s name (or account) changed: every table where they sit shows it."""
@@ -297,6 +308,10 @@ class Lobby:
                     raise ProtocolError("bad_field", f"seats[{i}]: a bot seat needs a bot")
                 seats.append(Seat(SeatKind.BOT, bot=self.check_bot(spec.bot, rules.INFO.name)))
         if request.rated:
+            rated_check(viewer.player, self.store)
+            if request.private:
+                raise ProtocolError("rated_is_public", "a rated table is public: everyone "
+                                    "may watch it (make it unrated to play in private)")
             problem = rated_options_problem(rules.INFO.name, rules.options_to_json(options))
             if any(seat.kind is SeatKind.BOT for seat in seats):
                 problem = "a rated table seats people only: leave every seat open"
@@ -366,8 +381,7 @@ class Lobby:
         if game not in tutorial.games():
             raise ProtocolError("no_such_game", f"there is no tutorial of {game!r}; choose one"
                                 f" of {', '.join(tutorial.games())}")
-        for old in [r for r in self.rooms.values() if r.tutorial and r.creator is viewer.player]:
-            self.close(old)
+        self.end_tutorial(viewer.player)
         script = tutorial.load(game)
         table = Table(GAMES[game], script.options, clock=self.clock, first_round=script.deal,
                       settings=self.settings)

@@ -5,7 +5,9 @@ Every second while anyone waits, each queue is searched, longest-waiting first, 
 its size whose shown ratings (``zackzack.ratings.shown``) are all within every member's window:
 ``WINDOW_BASE`` + ``WINDOW_PER_SECOND`` per whole second waited, at most ``WINDOW_MAX`` points
 either side. A queue that finds nobody for ``OFFER_BOT_AFTER`` seconds offers the bot of the
-person's level (an unrated table the client makes with an ordinary ``create``). Time is the
+person's level (an unrated table the client makes with an ordinary ``create``). Only claimed
+names may seek (``rated_needs_account``), and nobody is paired with someone seen on one of
+their devices or addresses lately (``Limits.rated_apart_days``; their ``marks``). Time is the
 lobby's clock: no wall clock, no sleeps. ``docs/protocol.md`` (Matchmaking) has the messages.
 
 >>> window(0.0), window(20.0), window(19.99), window(3600.0)
@@ -28,7 +30,7 @@ from zackzack.games.errors import OptionsError
 from zackzack.ratings import Pool, bot_for, rated_options_problem
 from zackzack.server.logs import event
 from zackzack.server.protocol import TITLE_CHARS, ProtocolError, Queue, Unqueued, encode
-from zackzack.server.room import Room, Seat, SeatKind, Viewer
+from zackzack.server.room import Room, Seat, SeatKind, Viewer, rated_check
 
 if TYPE_CHECKING:
     from zackzack.server.lobby import Lobby
@@ -56,6 +58,9 @@ def window(waited: float) -> int:
 class Seeker(Viewer, Protocol):
     """A connection that can wait in a queue: a viewer the matchmaker can move to its table."""
 
+    @property
+    def address(self) -> str: ...
+
     def matched(self, room: Room) -> None: ...
 
 
@@ -76,6 +81,9 @@ class Entry:
     offer: str
     """The bot level offered after ``OFFER_BOT_AFTER``: the nearest to where they stand
     against bots (``RatingBook.level``)."""
+    marks: frozenset[str] = frozenset()
+    """The devices and addresses they were seen on lately (``Lobby.marks``): nobody who
+    shares one is paired with them."""
 
     def window(self, now: float) -> int:
         """The points either side this person accepts at ``now``."""
@@ -92,6 +100,8 @@ class Waiter(Protocol):
     def since(self) -> float: ...
     @property
     def seq(self) -> int: ...
+    @property
+    def marks(self) -> frozenset[str]: ...
     def window(self, now: float) -> int: ...
 
 
@@ -108,7 +118,8 @@ def fits(group: Sequence[Waiter], now: float) -> bool:
 def groups(waiting: Iterable[W], size: int, now: float) -> list[list[W]]:
     """The groups of ``size`` that form at ``now`` among ``waiting`` (one queue): for each
     person, longest-waiting first, the closest ratings within their window that ``fit``
-    together (nearest first; ties: longest-waiting first). Nobody is in two groups."""
+    together (nearest first; ties: longest-waiting first) and share no device or address
+    (``marks``) with anyone of the group. Nobody is in two groups."""
     order = sorted(waiting, key=lambda e: (e.since, e.seq))
     free = sorted(order, key=lambda e: (e.rating, e.since, e.seq))
     keys = [entry.rating for entry in free]
@@ -123,9 +134,11 @@ def groups(waiting: Iterable[W], size: int, now: float) -> list[list[W]]:
         near = sorted((e for e in free[low:high] if e is not anchor and e.seq not in taken),
                       key=lambda e: (abs(e.rating - anchor.rating), e.since, e.seq))
         group = [anchor]
+        seen = set(anchor.marks)
         for candidate in near:
-            if fits([*group, candidate], now):
+            if fits([*group, candidate], now) and seen.isdisjoint(candidate.marks):
                 group.append(candidate)
+                seen.update(candidate.marks)
                 if len(group) == size:
                     break
         if len(group) == size:
@@ -172,7 +185,8 @@ class Matchmaker:
         since = old.since if same and old is not None else clock.time()
         offer = bot_for(game, self.lobby.ratings.level(player.id, game))
         entry = self.entries[player.id] = Entry(seeker, game, players, mu, rating, since,
-                                                next(self._seq), offer)
+                                                next(self._seq), offer,
+                                                self.lobby.marks(player, seeker.address))
         event("queue_joined", player=player.id, game=game, players=players, rating=rating)
         self._tell(entry)
         self._search(game, players)
@@ -197,6 +211,7 @@ class Matchmaker:
         if problem is not None:
             raise ProtocolError("bad_options", problem)
         player = seeker.player
+        rated_check(player, getattr(self.lobby, "store", None))  # a test double may have none
         if self.lobby.playing(player):
             raise ProtocolError("playing_elsewhere", "you are playing a match: finish it "
                                 "first (a new one would leave your seat to a stand-in)")
@@ -280,6 +295,7 @@ class Matchmaker:
               waited=[round(now - entry.since, 1) for entry in group])
         try:
             for entry in group:
+                self.lobby.end_tutorial(entry.seeker.player)
                 entry.seeker.matched(room)
             room.start(first.seeker)
         except Exception:  # never leave a table of people who were told they were matched

@@ -103,6 +103,21 @@ seconds at most carries them all."""
 TABLE_EVERY = 0.25
 
 
+def rated_check(player: Player, store: Store | None = None) -> None:
+    """Refuse a rated table or queue to ``player`` unless they claimed their name
+    (``rated_needs_account``): ratings are people's, and a guest is made in one click; or
+    if an operator marked them (``rated_barred``, ``zackzack.moderation``)."""
+    if not player.claimed:
+        raise ProtocolError("rated_needs_account", "rated play is for claimed names: claim "
+                            "yours (the account button) or sign in, or play unrated")
+    if store is not None:
+        from zackzack.moderation import barred
+
+        if barred(store, player.id):
+            raise ProtocolError("rated_barred", "an operator marked your account: rated play "
+                                "is closed to you (your profile says why); play unrated")
+
+
 class Viewer(Protocol):
     """A connection as a room sees it: whose it is, where it is, and a way to tell it things."""
 
@@ -575,6 +590,8 @@ class Room:
                 if index is None:
                     raise ProtocolError("table_full", "every seat is taken; you can watch")
             self._check_index(index)
+            if self.rated:
+                rated_check(viewer.player, self.store)
             if self.seats[index].kind is not SeatKind.OPEN:
                 raise ProtocolError("seat_taken", f"seat {index} is {self.seats[index].name}'s")
             self.seats[index] = Seat(SeatKind.HUMAN, viewer.player)

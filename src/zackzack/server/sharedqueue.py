@@ -112,6 +112,8 @@ class Ticket(msgspec.Struct, frozen=True):
     """The code of their table, once matched."""
     url: str | None = None
     """The websocket address of the process their table is on, once matched."""
+    marks: tuple[str, ...] = ()
+    """The devices and addresses (hashed) they were seen on lately (``Lobby.marks``)."""
 
 
 @dataclass(slots=True)
@@ -129,6 +131,10 @@ class Held:
     @property
     def since(self) -> float:
         return self.ticket.since
+
+    @property
+    def marks(self) -> frozenset[str]:
+        return frozenset(self.ticket.marks)
 
     def window(self, now: float) -> int:
         return window(now - self.ticket.since)
@@ -193,10 +199,11 @@ class SharedMatchmaker(Matchmaker):
         wall = time.time()
         since = old.since if same and old is not None else clock.time()
         offer = bot_for(game, self.lobby.ratings.level(player.id, game))
+        marks = self.lobby.marks(player, seeker.address)
         entry = self.entries[player.id] = Entry(seeker, game, players, mu, rating, since,
-                                                next(self._seq), offer)
+                                                next(self._seq), offer, marks)
         ticket = Ticket(self.cluster.node, secrets.token_hex(6), player.id, game, players,
-                        rating, wall - (clock.time() - since), offer)
+                        rating, wall - (clock.time() - since), offer, marks=tuple(sorted(marks)))
         self.tickets.pop(player.id, None)  # written again by ``_enter``
         event("queue_joined", player=player.id, game=game, players=players, rating=rating)
         self._tell(entry)
@@ -415,6 +422,7 @@ class SharedMatchmaker(Matchmaker):
         try:
             for seeker in seekers:
                 if seeker is not None:
+                    self.lobby.end_tutorial(seeker.player)
                     seeker.matched(room)
             starter: Viewer = _Starter(people[0])
             room.start(starter)

@@ -126,22 +126,30 @@ def profile_json(profile: Profile, rank: dict[str, int | None], now: int) -> dic
 
 
 async def player(request: Request) -> Response:
-    """``GET /api/players/{name}``: a claimed name (any case or lookalike) or a public id."""
+    """``GET /api/players/{name}``: a claimed name (any case or lookalike) or a public id;
+    asked with the player's own token, their mark too (``mark``: reason, when, by whom)."""
+    from zackzack.moderation import marked
+    from zackzack.server.moderating import viewer
+
     key = request.path_params["name"]
     store = _store(request)
     now = _now(store)
+    asking = viewer(request)
 
     def build() -> dict[str, Any] | None:
         found = store.profile(key)
         if found is None:
             return None
         ranks = {game: store.rank_of(found.player.id, game, now) for game in GAMES}
-        return profile_json(found, ranks, now)
+        data = profile_json(found, ranks, now)
+        if asking is not None and asking.id == found.player.id:
+            data["mark"] = marked(store, found.player.id)
+        return data
 
     data = await run_in_threadpool(build)
     if data is None:
         return error_response(404, "no_such_player", f"there is no player {key!r}")
-    return json_response(data)
+    return json_response(data, headers=None if asking is None else {"Cache-Control": "no-store"})
 
 
 routes = [

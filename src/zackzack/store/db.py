@@ -10,7 +10,7 @@ opened.
 >>> import tempfile, pathlib
 >>> store = Store(database_url(str(pathlib.Path(tempfile.mkdtemp()) / "z.db")))
 >>> store.journal_mode(), store.revision()
-('wal', '0003')
+('wal', '0004')
 >>> store.close()
 """
 
@@ -73,6 +73,7 @@ from zackzack.stats import median
 from zackzack.store.answering import answering, unanswered
 from zackzack.store.schema import (
     actions,
+    marks,
     match_players,
     matches,
     metadata,
@@ -583,11 +584,14 @@ def _listed_and_deleted(conn: Connection, player_ids: set[str] | None
     """Which of these players (``None``: all of them, no list of ids too long for one
     statement) a leaderboard may list (claimed, not deleted), and which deleted their account
     (they get no rating)."""
-    query = select(players.c.id, players.c.name_key, players.c.deleted_at)
+    query = (select(players.c.id, players.c.name_key, players.c.deleted_at,
+                    marks.c.player_id.label("marked"))
+             .outerjoin(marks, marks.c.player_id == players.c.id))
     if player_ids is not None:
         query = query.where(players.c.id.in_(sorted(player_ids)))
     found = conn.execute(query).all() if player_ids != set() else []
-    return ({row.id for row in found if row.name_key is not None and row.deleted_at is None},
+    return ({row.id for row in found if row.name_key is not None and row.deleted_at is None
+             and row.marked is None},  # a marked player is never listed (moderation)
             {row.id for row in found if row.deleted_at is not None})
 
 
@@ -870,7 +874,10 @@ class Store:
         self._claiming(update(players).where(players.c.id == player_id).values(
             name=name, name_key=name_key, password_hash=password_hash,
             claimed_at=self._ms()),
-            update(ratings).where(ratings.c.player_id == player_id).values(listed=True))
+            update(ratings).where(ratings.c.player_id == player_id,
+                                  ~select(marks.c.player_id).where(
+                                      marks.c.player_id == player_id).exists())
+            .values(listed=True))
 
     def _claiming(self, *statements: Any) -> None:
         try:

@@ -144,3 +144,65 @@ rating_changes = Table(
     Index("rating_changes_by_match", "match_id"),
 )
 """Every change of a rating, in the order they were applied (``seq``): rebuilds replay it."""
+
+# Moderation (revision 0004): operators, marks, the detector's flags, players' reports and
+# the audit log of every act (``zackzack.moderation``).
+
+roles = Table(
+    "roles", metadata,
+    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
+    Column("role", String(16), nullable=False),
+    Column("granted_at", BigInteger, nullable=False),
+)
+"""Players with a role (``operator``): set from the command line only."""
+
+marks = Table(
+    "marks", metadata,
+    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
+    Column("reason", String(500), nullable=False),
+    Column("marked_at", BigInteger, nullable=False),
+    Column("marked_by", String(64), nullable=False),
+)
+"""Marked players: hidden from leaderboards, barred from rated pools; the reason is theirs
+to read."""
+
+flags = Table(
+    "flags", metadata,
+    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("source", String(16), primary_key=True),
+    Column("score", Float, nullable=False),
+    Column("evidence", JSON, nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("cleared_at", BigInteger, nullable=True),
+    Index("flags_open", "cleared_at", "at"),
+)
+"""The review queue: the detector's flag (``source`` ``timing``) or players' reports
+(``reports``) per player and game, with their evidence, until an operator clears it."""
+
+reports = Table(
+    "reports", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(16), ForeignKey("matches.id"), nullable=False),
+    Column("reporter_id", String(16), ForeignKey("players.id"), nullable=False),
+    Column("player_id", String(16), ForeignKey("players.id"), nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Index("reports_once", "match_id", "reporter_id", "player_id", unique=True),
+    Index("reports_by_player", "player_id"),
+)
+"""Players' reports of another after a match: one per match, reporter and player."""
+
+audit = Table(
+    "audit", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("at", BigInteger, nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("act", String(16), nullable=False),
+    Column("player_id", String(16), nullable=True),
+    Column("reason", String(500), nullable=False),
+    Column("detail", JSON, nullable=True),
+    Index("audit_by_player", "player_id", "seq"),
+)
+"""Every act of moderation: when, who (an operator's id, or ``cli:USER``), what, to whom,
+why."""

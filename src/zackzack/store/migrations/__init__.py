@@ -11,7 +11,7 @@ the newest one::
 
     with create_engine("sqlite:///current.db").begin() as conn:
         command.revision(alembic_config(conn), "what changes", autogenerate=True,
-                         rev_id="0003")
+                         rev_id="0005")
 
 (or the ``alembic`` command with ``-x url=…`` and this folder as ``script_location``).
 """

@@ -1,3 +1,4 @@
+// @ts-check
 // The account: a guest claims a name with a password, signs in on another device, renames,
 // signs out (here or everywhere) and deletes the account. The HTTP API (docs/protocol.md)
 // takes the private token as `Authorization: Bearer`; a sign-in or sign-out changes the
@@ -16,7 +17,9 @@ export const PASSWORD_MAX = 128;
 const NAME_MAX = 24;
 
 // A request to the account API with the token; resolves with the JSON, throws {code, reason}.
+/** @param {string} path @param {{method?: string, body?: unknown}} [init] */
 export async function request(path, { method = "GET", body } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (net.token) headers.Authorization = `Bearer ${net.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -24,7 +27,7 @@ export async function request(path, { method = "GET", body } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw { code: "network", reason: String(error?.message ?? error) };
+    throw { code: "network", reason: String(/** @type {Error} */ (error)?.message ?? error) };
   }
   if (!response.ok) {
     const retry = Number(response.headers.get("Retry-After"));
@@ -181,7 +184,8 @@ function apiForm(id, title, fields, submit, send) {
     button.disabled = true;
     try {
       await send(data);
-    } catch (refusal) {
+    } catch (caught) {
+      const refusal = /** @type {{code: string, reason: string, retry_after?: number | null}} */ (caught);
       error.replaceChildren(errorNode(refusal));
       if (refusal?.retry_after) {
         error.append(h("p", { class: "hint", text: t("account_retry_after", { s: Math.ceil(refusal.retry_after) }) }));

@@ -1,3 +1,4 @@
+// @ts-check
 // The single-page app: routes (/, /t/CODE, /matches, /matches/ID), the header's
 // switches (language, speech, help), toasts and the keyboard.
 
@@ -105,7 +106,7 @@ function route(params = {}) {
     page = replay.mountMatch(root, app, { id: m[1] });
   } else if (/^\/matches\/?$/.test(path)) {
     document.body.dataset.page = "matches";
-    page = replay.mountList(root, app);
+    page = replay.mountList(root);
   } else if ((m = /^\/leaderboard(?:\/([\w-]+))?\/?$/.exec(path))) {
     document.body.dataset.page = "leaderboard";
     page = leaderboard.mount(root, app, { game: m[1] ?? GAME_LIST[0]?.name });
@@ -235,7 +236,7 @@ function learnLinks(game) {
 
 // Links inside the app navigate without reloading.
 document.addEventListener("click", (e) => {
-  const a = e.target.closest("a[data-link]");
+  const a = /** @type {Element} */ (e.target).closest("a[data-link]");
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
   e.preventDefault();
   if (a.getAttribute("href") !== location.pathname + location.search) app.go(a.getAttribute("href"));
@@ -249,9 +250,10 @@ $("#skip").addEventListener("click", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.target.closest?.("input, select, textarea")) return;
+  const target = /** @type {Element} */ (e.target);
+  if (target.closest?.("input, select, textarea")) return;
   // A focused button or link does its own thing on Enter and Space (never twice).
-  if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a, summary")) return;
+  if ((e.key === "Enter" || e.key === " ") && target.closest?.("button, a, summary")) return;
   if ($("#help").open || document.querySelector("dialog[open]")) return;
   if (e.key === "?") {
     e.preventDefault();

@@ -1,3 +1,4 @@
+// @ts-check
 // What every game's board shares: player plates, stacks of face-down cards, little effects,
 // the hint key.
 
@@ -34,6 +35,7 @@ function handCounts(ctx, seat) {
   return { hand, draw, text: `${count("a11y_hand", hand)}, ${t("a11y_draw", { n: draw })}` };
 }
 
+/** @param {(ctx: any, seat: number) => {text: string, hand?: number, draw?: number} | null} [countsOf] */
 export function updatePlate(el, seat, ctx, countsOf = handCounts) {
   const info = ctx.seatInfo(seat);
   const name = ctx.name(seat);
@@ -198,7 +200,7 @@ export const HINTS_KEY = "zz.hints";
 export class Hinted {
   setHints(on) {
     this.hints = Boolean(on);
-    this.mark();
+    /** @type {this & {mark(): void}} */ (this).mark(); // every board has its own
   }
 }
 

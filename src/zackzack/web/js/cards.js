@@ -1,3 +1,4 @@
+// @ts-check
 // Card art as SVG, drawn from the card's notation by its game's own web/cards.js (found
 // through /api/games: js/games.js), on what js/art.js shares: the face, the back, the element.
 // A game's own modules import js/art.js and their ./cards.js instead of this module (this one

@@ -1,3 +1,4 @@
+// @ts-check
 // Events as sentences, with cards as little chips: the catalogue's "events" templates, the
 // very ones zackzack/describe.py fills (here under "ev_" + key), chosen the same way.
 // `who(seat)` names a seat; the reader's own seat gets the key's "_you" form where it has one.

@@ -1,5 +1,9 @@
+// @ts-check
 // Tiny DOM helpers. Every string becomes a text node: names never turn into HTML.
 
+// Callers read what their tag has (an input's `value`, a dialog's `showModal`): the element
+// is typed loosely (`any`) for them; its making is checked here.
+/** @param {string} tag @param {Record<string, any> | null} [attrs] @param {...unknown} children @returns {any} */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
@@ -18,6 +22,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @template {Element} E @param {E} el @param {unknown[]} children @returns {E} */
 export function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
@@ -26,19 +31,29 @@ export function append(el, children) {
   return el;
 }
 
+/** @param {Element} el */
 export function clear(el) {
   el.replaceChildren();
   return el;
 }
 
+/** @type {(selector: string, root?: ParentNode) => any} */
 export const $ = (selector, root = document) => root.querySelector(selector);
 
 // Keep the children of `box` equal to `items`, reusing elements by key, so that
 // unchanged cards keep their element (and their animation state); new ones are made
 // by `make(item)`, every one is refreshed by `update(el, item, index)`.
+/**
+ * The elements are `any` for the callers, as `h`'s are.
+ * @template T
+ * @param {Element} box @param {T[]} items @param {(item: T, index: number) => string} key
+ * @param {(item: T, index: number) => any} make
+ * @param {(el: any, item: T, index: number) => void} [update]
+ * @returns {any[]}
+ */
 export function sync(box, items, key, make, update) {
   const old = new Map();
-  for (const el of box.children) if (el.dataset.key !== undefined) old.set(el.dataset.key, el);
+  for (const el of /** @type {HTMLCollectionOf<HTMLElement>} */ (box.children)) if (el.dataset.key !== undefined) old.set(el.dataset.key, el);
   const wanted = items.map((item, index) => {
     const k = key(item, index);
     let el = old.get(k);
@@ -60,10 +75,12 @@ export function sync(box, items, key, make, update) {
 }
 
 // FLIP: remember where elements are, change the DOM, then glide them from there.
+/** @param {Iterable<Element>} els @returns {Map<Element, DOMRect>} */
 export function positions(els) {
   return new Map([...els].map((el) => [el, el.getBoundingClientRect()]));
 }
 
+/** @param {Map<Element, DOMRect>} before @param {number} [duration] */
 export function glide(before, duration = 220) {
   for (const [el, was] of before) {
     if (!el.isConnected) continue;
@@ -77,6 +94,7 @@ export function glide(before, duration = 220) {
 }
 
 // Fly `el` in from the rectangle `from` (in viewport coordinates).
+/** @param {Element} el @param {DOMRect | null | undefined} from @param {number} [duration] */
 export function flyFrom(el, from, duration = 260) {
   if (!from || reducedMotion()) return;
   const to = el.getBoundingClientRect();
@@ -94,6 +112,7 @@ export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+/** @param {string} key @param {string | null} [value] @returns {string | null | undefined} */
 export function store(key, value) {
   try {
     if (value === undefined) return localStorage.getItem(key);

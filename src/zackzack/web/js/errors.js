@@ -1,3 +1,4 @@
+// @ts-check
 // A refusal from the server in the reader's language. Every code the server can send has an
 // `err_CODE` sentence (tests/server/test_error_codes.py checks); the server's own `reason` is
 // English, so it is only ever a detail beside the sentence, never part of it.
@@ -29,6 +30,7 @@ export function errorNode(msg, { tag = "p", cls = "error-text" } = {}) {
 }
 
 // An API answer that is not OK, as {code, reason}: the JSON body's `error`, or the HTTP status.
+/** @returns {Promise<{code: string, reason: string, retry_after?: number | null}>} */
 export async function apiError(response) {
   const data = await response.json().catch(() => ({}));
   return { code: typeof data.error === "string" ? data.error : "http",
@@ -41,7 +43,7 @@ export async function getJson(url) {
   try {
     response = await fetch(url, { headers: { Accept: "application/json" } });
   } catch (error) {
-    throw { code: "network", reason: String(error?.message ?? error) };
+    throw { code: "network", reason: String(/** @type {Error} */ (error)?.message ?? error) };
   }
   if (!response.ok) throw await apiError(response);
   return response.json().catch((error) => { throw { code: "http", reason: String(error?.message) }; });

@@ -1,3 +1,4 @@
+// @ts-check
 // The games the server plays (as GET /api/games lists them, written into the page by the
 // server: webpage.py, read at once) and each game's board module, loaded from the game's own
 // folder (/static/games/NAME/board.js, under this page's version) right away: a table rarely

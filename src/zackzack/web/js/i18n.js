@@ -1,3 +1,4 @@
+// @ts-check
 // German and English, from the one catalogue the server keeps; the German calls
 // ("Nichts geht mehr!", "los!") stay German in English too, as at a real table.
 
@@ -10,6 +11,7 @@ import { store } from "./dom.js";
 const TEXT = flatten(pageJson("zz-words") ?? {});
 
 // The JSON block `id` of the page (<script type="application/json">); null if none or broken.
+/** @param {string} id @returns {any} */
 export function pageJson(id) {
   try {
     return JSON.parse(document.getElementById(id)?.textContent ?? "null");
@@ -18,7 +20,12 @@ export function pageJson(id) {
   }
 }
 
+/**
+ * @param {Record<string, {events?: Record<string, string>, web?: Record<string, string>}>} words
+ * @returns {Record<string, Record<string, string>>}
+ */
 function flatten(words) {
+  /** @type {Record<string, Record<string, string>>} */
   const out = { de: {}, en: {} };
   for (const [lang, { events = {}, web = {} }] of Object.entries(words)) {
     const said = Object.entries(events).map(([key, text]) => [`ev_${key}`, text]);
@@ -28,17 +35,19 @@ function flatten(words) {
 }
 
 export const LANGS = ["de", "en"];
+/** @type {Set<(lang: string) => void>} */
 const listeners = new Set();
 
 function initialLang() {
   const saved = store("zz.lang");
-  if (LANGS.includes(saved)) return saved;
+  if (saved && LANGS.includes(saved)) return saved;
   const browser = (navigator.languages?.[0] ?? navigator.language ?? "en").slice(0, 2);
   return browser === "de" ? "de" : "en";
 }
 
 export let lang = initialLang();
 
+/** @param {string} next */
 export function setLang(next) {
   if (!LANGS.includes(next) || next === lang) return;
   lang = next;
@@ -47,29 +56,38 @@ export function setLang(next) {
   for (const fn of listeners) fn(next);
 }
 
+/** @param {(lang: string) => void} fn */
 export function onLang(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
+/** @param {string} key */
 export function has(key) {
   return key in TEXT[lang] || key in TEXT.en;
 }
 
 // The sentence `key` with its {fields} filled in, as a string.
+/** @param {string} key @param {Record<string, unknown>} [fields] @returns {string} */
 export function t(key, fields = {}) {
   const template = TEXT[lang][key] ?? TEXT.en[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (_, name) => String(fields[name] ?? ""));
+  return template.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => String(fields[name] ?? ""));
 }
 
 // `key` for a count: `key_1` where there is one (1 Karte, 2 Karten).
+/** @param {string} key @param {number} n */
 export function count(key, n) {
   return t(n === 1 && has(`${key}_1`) ? `${key}_1` : key, { n });
 }
 
 // The sentence as a list of parts: strings and nodes (for card chips). Names stay text.
+/**
+ * @param {string} key @param {Record<string, unknown>} [fields]
+ * @returns {(string | Node)[]}
+ */
 export function parts(key, fields = {}) {
   const template = TEXT[lang][key] ?? TEXT.en[key] ?? key;
+  /** @type {(string | Node)[]} */
   const out = [];
   let last = 0;
   for (const m of template.matchAll(/\{(\w+)\}/g)) {
@@ -83,11 +101,14 @@ export function parts(key, fields = {}) {
 }
 
 // Seconds for people: 1.5, 8.
+/** @param {number} ms */
 export function seconds(ms) {
   return String(Math.max(0, Math.round(ms / 100) / 10));
 }
 
 // Fill every element with data-i18n="key" (static chrome in index.html).
 export function translateStatic(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (el instanceof HTMLElement) el.textContent = t(el.dataset.i18n ?? "");
+  }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Small line icons as inline SVG (no emoji: not every system has an emoji font).
 
 const PATHS = {
@@ -20,6 +21,7 @@ const PATHS = {
   search: "M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13z M15.5 15.5L21 21",
 };
 
+/** @param {string} name @param {string} [label] */
 export function icon(name, label = "") {
   const el = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   el.setAttribute("viewBox", "0 0 24 24");
@@ -31,7 +33,7 @@ export function icon(name, label = "") {
     el.setAttribute("aria-hidden", "true");
   }
   const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", PATHS[name]);
+  path.setAttribute("d", PATHS[/** @type {keyof PATHS} */ (name)]);
   el.append(path);
   return el;
 }

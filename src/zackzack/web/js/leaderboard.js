@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboard (/leaderboard, /leaderboard/GAME?page=N): per game, the players who count
 // (claimed, ≥ 5 rated matches in that game, the last one in the past 14 days), best first.
 

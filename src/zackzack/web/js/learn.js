@@ -1,3 +1,4 @@
+// @ts-check
 // The tutorials (/learn/NAME; each game's steps in its folder's learn.js): a scripted deal
 // on a real table (`create` with `tutorial: true`, docs/protocol.md) played with the real
 // board, a coach bar above it that says what to do and goes on when the table's view shows it

@@ -1,3 +1,4 @@
+// @ts-check
 // What a screen reader is told without being asked: the page's two live regions (index.html)
 // and the only two ways to write to them. The policy (docs/web.md, "Accessibility"):
 //
@@ -14,9 +15,12 @@
 const GATHER_MS = 200;
 const KEEP = 3;
 
+/** @type {string[]} */
 let queue = [];
+/** @type {ReturnType<typeof setTimeout> | 0} */
 let timer = 0;
 
+/** @param {unknown} text */
 export function announce(text) {
   const sentence = String(text ?? "").trim();
   if (!sentence) return;
@@ -24,6 +28,7 @@ export function announce(text) {
   if (!timer) timer = setTimeout(flush, GATHER_MS);
 }
 
+/** @param {unknown} text */
 export function interrupt(text) {
   const sentence = String(text ?? "").trim();
   if (sentence) write("alert", sentence);
@@ -38,6 +43,7 @@ function flush() {
 
 // The same words twice in a row are a change too (a second freeze, a second "1 card"):
 // a no-break space at the end makes the text differ, so it is said again.
+/** @param {string} id @param {string} text */
 function write(id, text) {
   const region = document.getElementById(id);
   if (!region) return;

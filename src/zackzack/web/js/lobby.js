@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: your name, the live list of tables, quick games against bots, a new table.
 
 import { cardEl } from "./cards.js";
@@ -499,7 +500,7 @@ export function mount(root, app) {
     if (input && document.activeElement !== input && (input.value || net.claimed)) input.value = net.name;
   };
   offs.push(net.on("account", nameNow));
-  offs.push(net.on("welcome", (msg) => {
+  offs.push(net.on("welcome", () => {
     nameNow();
     net.send({ type: "lobby" });
     renderTables();
@@ -529,7 +530,8 @@ export function mount(root, app) {
   offs.push(onLang(() => { render(); showRefusal(); }));
   offs.push(onQueue((why) => {
     if (why === "tick") {
-      for (const [sel, text] of [[".queue-window", `± ${queue.state.window}`], [".queue-count", String(queue.state.waiting)]]) {
+      const state = /** @type {Protocol.Queue} */ (queue.state); // ticks come while in the queue
+      for (const [sel, text] of [[".queue-window", `± ${state.window}`], [".queue-count", String(state.waiting)]]) {
         const el = findBox.querySelector(sel);
         if (el) el.textContent = text;
       }

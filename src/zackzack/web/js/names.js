@@ -1,3 +1,4 @@
+// @ts-check
 // Names: asking someone who came by a link what to call them, and renaming (in the waiting
 // room, in the lobby). A name the player chose is remembered (zz.name, and zz.named that
 // they were asked); the server's "Gast 1234" is no chosen name.

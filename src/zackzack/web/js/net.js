@@ -1,3 +1,4 @@
+// @ts-check
 // One websocket per tab, reconnecting by itself. Every (re)connect says hello with the
 // private token from localStorage, so the server gives the player their seat back.
 // In a cluster a table lives on one server: `moved` names it, and the tab goes there (its
@@ -178,7 +179,7 @@ export class Net {
       console.warn(`zackzack: not connected (${this.status}): ${msg.type} not sent`);
       return false;
     }
-    this.ws.send(JSON.stringify(msg));
+    /** @type {WebSocket} */ (this.ws).send(JSON.stringify(msg));
     return true;
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's page (/players/NAME, or /players/p_… by public id): per game the rated rating
 // and its place, the estimate against bots beside the bot ladder, the rating over time (a
 // small line chart with its figures in words and a table), how they play, recent matches.
@@ -110,9 +111,10 @@ export function mount(root, app, { name }) {
     const levels = LEVELS.filter((l) => Number.isFinite(ladder[l]));
     for (const l of Object.keys(ladder)) if (!levels.includes(l) && Number.isFinite(ladder[l])) levels.push(l);
     if (!levels.length) return null;
+    /** @type {{label: string, rating: number, me: boolean, level?: string}[]} */
     const rows = levels.map((l) => ({ label: botLabel(l), rating: ladder[l], me: false, level: l }));
     if (bots && Number.isFinite(bots.rating)) rows.push({ label: t("profile_this_player"), rating: bots.rating, me: true });
-    rows.sort((a, b) => b.rating - a.rating || a.me - b.me);
+    rows.sort((a, b) => b.rating - a.rating || Number(a.me) - Number(b.me));
     return h("div", { class: "ladder" },
       h("h4", { text: t("profile_ladder") }),
       h("ol", { class: "ladder-list" }, rows.map((r) => h("li", { class: r.me ? "me" : "", dataset: { level: r.level ?? "" } },

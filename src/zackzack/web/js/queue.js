@@ -1,3 +1,4 @@
+// @ts-check
 // Matchmaking: "Find an opponent" puts the player in the server's queue for a game and a
 // number of players (`seek`); the server pairs people of close rating, widening the window
 // while they wait, and shows them the new rated table (a `table` message: the app goes
@@ -12,6 +13,7 @@ import { net } from "./net.js";
 
 // What the queue looks like to this tab: null (not seeking) or the latest `queue` message
 // with the local time the seek began (the server's `since` is its own clock).
+/** @type {{state: Protocol.Queue | null, startedAt: number, wanted: {game: string, players: number} | null}} */
 export const queue = { state: null, startedAt: 0, wanted: null };
 const listeners = new Set();
 
@@ -83,7 +85,7 @@ export function botOffer(game, players, level) {
 // The waiting part of the lobby's panel: the state in words and figures, leave, the offer.
 export function queueBox({ title, onOffer }) {
   const s = queue.state;
-  const wanted = s ?? queue.wanted;
+  const wanted = /** @type {{game: string, players: number}} */ (s ?? queue.wanted); // shown while seeking
   const time = h("dd", { class: "queue-time", text: waited(Date.now() - queue.startedAt) });
   const box = h("div", { class: "queue-state", id: "queue-state", dataset: { state: s?.bot ? "offer" : "seeking" } },
     h("p", { class: "queue-what" },

@@ -1,3 +1,4 @@
+// @ts-check
 // A rating as people read it: the shown number, with "?" while it is provisional (few rated
 // matches, or a long pause). The "?" is a mark for the eye; a screen reader hears the word.
 

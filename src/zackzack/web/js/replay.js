@@ -1,3 +1,4 @@
+// @ts-check
 // Stored matches: the list (/matches) and one match (/matches/ID) with its result, a replay
 // in the browser (play, pause, step, speed, a timeline) and the log as a JSON download.
 
@@ -328,7 +329,7 @@ class MatchPage {
 
   pause() {
     this.playing = false;
-    cancelAnimationFrame(this.raf);
+    cancelAnimationFrame(this.raf ?? 0);
     if (this.playButton) {
       this.playButton.replaceChildren(icon("play"));
       this.playButton.title = t("play");

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules pages (/rules/NAME): every rule as the table plays it (docs/rules.md), with
 // examples drawn by the real card art; each game's sections come from its folder's rules.js
 // (js/games.js). Re-rendered on a language switch.
@@ -36,6 +37,7 @@ export function example(game, items, caption) {
 
 // A sentence with card chips: {a}, {b}, … in the text are the cards of `cards`.
 function said(game, key, cards = {}) {
+  /** @type {Record<string, unknown>} */
   const fields = {};
   for (const [name, card] of Object.entries(cards)) fields[name] = chip(game, card);
   return parts(key, fields);

@@ -1,3 +1,4 @@
+// @ts-check
 // When each pile version came on screen, to name the version a key press aimed at.
 //
 // A person who presses a key 0.2 s after the pile changed was answering the card before:
@@ -19,17 +20,28 @@ export class Sightings {
   // `reaction()`: the reaction time in ms now; `shown(versions)`: tells the server the page
   // shows the piles at `versions` (a `shown` message); `clock()`: performance.now() or a
   // test's clock.
+  /**
+   * @param {() => number} reaction
+   * @param {(versions: number[]) => void} [shown]
+   * @param {() => number} [clock]
+   */
   constructor(reaction, shown = () => {}, clock = () => performance.now()) {
     this.reaction = reaction;
     this.tell = shown;
     this.clock = clock;
+    /** @type {[number, number, boolean][][]} */
     this.shown = []; // per pile: [[version, shownAt, own], ...], oldest first
+    /** @type {number | null} */
     this.round = null;
   }
 
   // The piles now on screen are at `versions` in `round` (a new round starts the record
   // afresh: versions start again); `own`: the piles one's own card just changed.
   // `at`: when they came on screen (default now).
+  /**
+   * @param {number[]} versions
+   * @param {{round?: number | null, own?: Set<number>, at?: number}} [options]
+   */
   note(versions, { round = null, own = new Set(), at = this.clock() } = {}) {
     const now = at;
     if (this.shown.length !== versions.length || (round !== null && round !== this.round)) {
@@ -50,6 +62,7 @@ export class Sightings {
   // The piles are in the page at `versions` now: one's own card counts at once, every other
   // change at the first frame that shows it (the time in the frame's callback, after the task
   // that drew it). A press before that frame still aims at what was on screen.
+  /** @param {number[]} versions @param {{round?: number | null, own?: Set<number>}} [options] */
   paint(versions, { round = null, own = new Set() } = {}) {
     const now = versions.map((version, pile) => (own.has(pile) ? version : this.latest(pile) ?? version));
     const fresh = round !== null && round !== this.round;
@@ -67,6 +80,7 @@ export class Sightings {
   }
 
   // The newest version of `pile` noted, or null.
+  /** @param {number} pile @returns {number | null} */
   latest(pile) {
     const history = this.shown[pile];
     return history?.length ? history[history.length - 1][0] : null;
@@ -74,6 +88,7 @@ export class Sightings {
 
   // How long before `at` (a press time) version `version` of `pile` came on screen, in ms;
   // null when unknown, not on screen yet, or made by one's own card.
+  /** @param {number} pile @param {number} version @param {number} [at] */
   age(pile, version, at = this.clock()) {
     const entry = (this.shown[pile] ?? []).find(([v]) => v === version);
     if (!entry || entry[2]) return null;
@@ -83,6 +98,7 @@ export class Sightings {
 
   // The newest version of `pile` on screen `reaction` ms before `at` (a press time on the
   // performance.now() clock), never newer than `current`.
+  /** @param {number} pile @param {number} current @param {number} [at] */
   aimed(pile, current, at = this.clock()) {
     const history = this.shown[pile] ?? [];
     const cutoff = pressTime(at, this.clock()) - this.reaction();
@@ -96,6 +112,7 @@ export class Sightings {
 }
 
 // `fn` in the next frame (before its paint: the page's changes so far are in that frame).
+/** @param {() => void} fn */
 function frame(fn) {
   if (typeof requestAnimationFrame === "function" && document.visibilityState !== "hidden") {
     requestAnimationFrame(() => fn());
@@ -105,6 +122,7 @@ function frame(fn) {
 }
 
 // An event's timeStamp when it is a sane time on the same clock, else now.
+/** @param {number} at @param {number} now */
 function pressTime(at, now) {
   return Number.isFinite(at) && at <= now && at > now - 5000 ? at : now;
 }

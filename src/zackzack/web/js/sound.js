@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds made in the browser (Web Audio, nothing to download) and vibration on phones.
 // Each sound differs from the others by rhythm and length, not by pitch alone: one's own
 // card is a full "thock", another's a short tick, a wrong card two hard buzzes, a card too
@@ -20,6 +21,7 @@ let muted = store("zz.mute") === "on";
 const listeners = new Set();
 
 // For the curious and the tests: what was played (audible: not muted) and buzzed.
+/** @type {{sounds: string[], buzzes: string[]}} */
 export const heard = { sounds: [], buzzes: [] };
 
 function clamp(n) {

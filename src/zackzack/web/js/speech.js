@@ -1,3 +1,4 @@
+// @ts-check
 // The players' call, spoken: "sieben!" when a 7 is played (Web Speech API, opt-in).
 
 import { store } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // After the game: how each seat played (cards, wrong cards, too late, median reaction), bots
 // in the same table, marked as bots; and the running tournament total during the rounds.
 

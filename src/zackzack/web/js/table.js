@@ -1,3 +1,4 @@
+// @ts-check
 // A table page (/t/CODE): the waiting room, the start countdown, the game board, the
 // countdowns of automatic steps, the end of a round and of the match, and the event feed.
 
@@ -101,7 +102,9 @@ class TablePage {
       this.pressing = false;
       setTimeout(() => { if (this.overlayLate) this.renderOverlay(); }); // after the click
     };
-    for (const [type, capture] of [["pointerup", true], ["pointercancel", true], ["keyup", true], ["blur", false]]) {
+    /** @type {[string, boolean][]} */
+    const releases = [["pointerup", true], ["pointercancel", true], ["keyup", true], ["blur", false]];
+    for (const [type, capture] of releases) {
       window.addEventListener(type, released, capture);
       this.offs.push(() => window.removeEventListener(type, released, capture));
     }
@@ -737,7 +740,7 @@ class TablePage {
     // Each second of an automatic step's countdown ticks, like the start's.
     const whole = countdown ? Math.ceil((countdown.due - now) / 1000) : null;
     if (whole !== this.countdownS) {
-      if (whole > 0) sound.play("tick");
+      if (whole !== null && whole > 0) sound.play("tick");
       this.countdownS = whole;
     }
     this.renderIdle(now);

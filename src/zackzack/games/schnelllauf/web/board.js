@@ -1,3 +1,4 @@
+// @ts-check
 // The Schnelllauf board: your five places large at the bottom, the other player's at the
 // top, the two discard piles between. A card (click, tap or 1–5) goes onto the pile it fits;
 // when it fits both piles, or neither, the board asks "to which pile?" and the next pile
@@ -178,7 +179,9 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       this.labelPile(i);
       p.pile.style.setProperty("--depth", Math.min(Math.max(state.pile_counts[i] - 1, 0), 5));
       p.count.textContent = topCard ? count("cards_n", state.pile_counts[i]) : "";
-      p.stands.textContent = topCard === "*" ? standsText(state.stands[i]) : "";
+      // A new pill for new words: the line's box stays where it is (css/table.css, .stands).
+      const stands = topCard === "*" ? standsText(state.stands[i]) : "";
+      if (p.stands.textContent !== stands) p.stands.replaceChildren(...stands ? [h("span", { text: stands })] : []);
       p.el.dataset.stands = JSON.stringify(state.stands[i]);
     });
     const mine = state.layouts[this.seats()[1]];
@@ -525,9 +528,9 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       card.classList.remove("dragging");
       card.style.transform = "";
       const under = document.elementsFromPoint(u.clientX, u.clientY);
-      const target = under.find((el) => el.matches?.(".pile-zone, .side.me .place"));
-      if (target?.classList.contains("pile-zone")) this.play(k, +target.dataset.pile, u.timeStamp);
-      else if (target && !this.myTop(+target.dataset.place)) this.move(k, +target.dataset.place, u.timeStamp);
+      const target = /** @type {HTMLElement | undefined} */ (under.find((el) => el.matches?.(".pile-zone, .side.me .place")));
+      if (target?.classList.contains("pile-zone")) this.play(k, Number(target.dataset.pile), u.timeStamp);
+      else if (target && !this.myTop(Number(target.dataset.place))) this.move(k, Number(target.dataset.place), u.timeStamp);
     };
     card.addEventListener("pointermove", moveHandler);
     card.addEventListener("pointerup", upHandler);
@@ -540,8 +543,8 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     const focused = document.activeElement;
     if ((k === "enter" || k === " ") && focused?.closest?.(".side.me .place, .pile-zone")) {
       const place = focused.closest(".side.me .place");
-      if (place) this.tapPlace(+place.dataset.place, e.timeStamp);
-      else this.pilePress(+focused.closest(".pile-zone").dataset.pile, e.timeStamp);
+      if (place instanceof HTMLElement) this.tapPlace(Number(place.dataset.place), e.timeStamp);
+      else this.pilePress(Number(/** @type {HTMLElement} */ (focused.closest(".pile-zone")).dataset.pile), e.timeStamp);
       return true;
     }
     if (k >= "1" && k <= "5" && k.length === 1) {

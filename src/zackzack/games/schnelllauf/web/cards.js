@@ -1,3 +1,4 @@
+// @ts-check
 // Schnelllauf's cards (French: "Qd", "10s"; "*" a joker) as js/cards.js draws, names and
 // calls them; and whether one fits on a pile.
 

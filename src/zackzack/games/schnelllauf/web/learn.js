@@ -1,3 +1,4 @@
+// @ts-check
 // Schnelllauf's tutorial (/learn/schnelllauf, run by js/learn.js): its intro, its steps and
 // what the end says; the deal is in this folder's tutorial.json.
 

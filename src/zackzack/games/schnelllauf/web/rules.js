@@ -1,3 +1,4 @@
+// @ts-check
 // Schnelllauf's rules page (/rules/schnelllauf, drawn by js/rules.js) and the keys of the
 // words the lobby and the table name it by (js/games.js `words`).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The Unter Spannung board: your hand large, the discard pile in the middle, the others
 // around with their card counts. Click a card (or press its key) to play it; D or Space draws.
 // A card keeps its key while it is in the hand (as the terminal's tui/keys.py StableKeys);
@@ -50,7 +51,7 @@ export class StableKeys {
       for (const card of hand) left.set(card, (left.get(card) ?? 0) + 1);
       const places = this.places.map(() => null);
       const ids = this.places.map(() => null);
-      const order = [...this.places.keys()].sort((a, b) => (a === this.last) - (b === this.last));
+      const order = [...this.places.keys()].sort((a, b) => Number(a === this.last) - Number(b === this.last));
       for (const place of order) {
         const card = this.places[place];
         if (card !== null && left.get(card) > 0) {
@@ -68,7 +69,7 @@ export class StableKeys {
       places.length = Math.min(places.length, this.size);
       ids.length = places.length;
       for (let place = 0; place < places.length && coming.length; place++) {
-        if (places[place] === null) [places[place], ids[place]] = coming.shift();
+        if (places[place] === null) [places[place], ids[place]] = /** @type {[any, any]} */ (coming.shift());
       }
       for (const [card, id] of coming) {
         places.push(card);

@@ -1,3 +1,4 @@
+// @ts-check
 // Unter Spannung's cards ("7±2": a value 1…10 and a spread 1…3) as js/cards.js draws, names
 // and calls them; and whether one fits on another.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Unter Spannung's tutorial (/learn/unter-spannung, run by js/learn.js): its intro, its steps
 // and what the end says; the deal is in this folder's tutorial.json.
 

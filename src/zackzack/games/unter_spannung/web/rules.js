@@ -1,3 +1,4 @@
+// @ts-check
 // Unter Spannung's rules page (/rules/unter-spannung, drawn by js/rules.js) and the keys of
 // the words the lobby and the table name it by (js/games.js `words`).
 
