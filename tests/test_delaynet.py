@@ -15,7 +15,7 @@ import pytest
 
 from delaynet import DelayNet, tcp_rtt_ms, unavailable_reason
 
-pytestmark = [pytest.mark.wallclock,  # real sockets, a forwarder process
+pytestmark = [pytest.mark.wallclock, pytest.mark.delaynet,  # real sockets, a forwarder process
               pytest.mark.skipif(unavailable_reason() is not None,
                                  reason=unavailable_reason() or "")]
 

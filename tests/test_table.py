@@ -195,3 +195,28 @@ def test_every_arriving_action_is_logged_in_order() -> None:
     t.submit(0, us.Draw(), at=200)
     assert [(e.t, e.seat, e.action) for e in t.log] == [
         (100, 1, us.Play(C("6±1"))), (200, 0, us.Draw())]
+
+
+def test_everybody_ready_skips_the_rest_of_the_wait_in_table_time() -> None:
+    clock = VirtualClock()
+    t = Table(us, us.Options(players=2, tournament=True), clock=clock, seed=4,
+              settings=Settings(start_ms=3000, between_rounds_ms=5000))
+    seen: list[Event] = []
+    t.subscribe(1, seen.extend)
+    t.start()
+    assert not t.skip_wait()  # only between rounds
+    clock.run(until=3.0)
+    state = t.state
+    state.hands[0] = state.hands[0][:2]
+    card = next(c for c in state.hands[0])
+    state.discard_pile.append(us.Card(us.wrap(card.value - 1), 1))
+    state.tops.append(state.discard_pile[-1])
+    state.version += 1
+    t.submit(0, us.Play(card, seen=state.version), at=3500)
+    assert t.phase is Phase.BETWEEN
+    clock.run(until=4.5)  # one second of the five: then everybody is ready
+    assert t.skip_wait()
+    # the round starts now in real time, at 8500 in table time (logs and replays unchanged)
+    assert t.phase is Phase.PLAYING and t.match.number == 2 and seen[-1] == RoundStarted(2)
+    assert t.time_ms() == 8500 and clock.time() == 4.5
+    assert not t.skip_wait()

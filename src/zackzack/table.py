@@ -302,6 +302,31 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
                 due.timer = None
         self._publish([Paused()])
 
+    def skip_wait(self) -> bool:
+        """Between rounds: start the next round now (everybody is ready). The rest of the wait
+        is skipped in table time, not left out of it: table time jumps to ``next_round_at``,
+        so the log, replays and restores are exactly what the full wait would have made.
+        ``False`` (nothing changes) at any other time.
+
+        >>> from zackzack.clock import VirtualClock
+        >>> from zackzack.games import unter_spannung as us
+        >>> table = Table(us, us.Options(players=2), seed=1, clock=VirtualClock())
+        >>> table.skip_wait()
+        False
+        """
+        if self.phase is not _BETWEEN or self._next_round_at is None:
+            return False
+        at = self._next_round_at
+        gap = at - self.time_ms()
+        if gap > 0:
+            self._t0 -= gap / 1000
+            for due in self._due:
+                if due.timer is not None:
+                    due.timer.cancel()
+                self._arm(due)
+        self.advance(at)
+        return True
+
     def resume(self, delay_ms: int = 3000) -> None:
         """Resume a paused table after a visible countdown of ``delay_ms`` real milliseconds."""
         if self.phase is not _PAUSED:

@@ -106,6 +106,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+def again_if_the_network_changed(navigate: Any) -> Any:
+    """``navigate`` (a page's ``goto``, ``reload``) once more when Chromium dropped the page's
+    request because an address of the machine changed (``net::ERR_NETWORK_CHANGED``:
+    ``tests/delaynet.py`` adds and removes some in tests that run next to these). The page's
+    own files are loaded again by the page itself (``web/index.html``)."""
+
+    def again(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(3):
+            try:
+                return navigate(*args, **kwargs)
+            except Exception as error:
+                if "ERR_NETWORK_CHANGED" not in str(error) or attempt == 2:
+                    raise
+                time.sleep(0.2)
+        return None
+
+    return again
+
+
 @pytest.fixture()
 def new_page(browser: Any, server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Any]:
     """``new_page(locale=..., viewport=...)``: a fresh browser context (own localStorage)."""
@@ -125,6 +144,8 @@ def new_page(browser: Any, server: LiveServer, request: pytest.FixtureRequest) -
         console: list[str] = []
         page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
         page.console_lines = console
+        page.goto = again_if_the_network_changed(page.goto)
+        page.reload = again_if_the_network_changed(page.reload)
         return page
 
     yield make

@@ -59,6 +59,26 @@ def test_switch_to_english_and_back(new_page: Any, shot: Any) -> None:
     assert "Tables" in heading_texts(english)
 
 
+def test_a_file_that_did_not_load_loads_again(new_page: Any) -> None:
+    """A module or a style sheet the network lost (Chromium drops every request under way
+    when an address of the machine changes) does not leave a dead page: it loads again."""
+    page = new_page()
+    lost: list[str] = []
+
+    def once(route: Any) -> None:
+        if lost:
+            route.continue_()
+        else:
+            lost.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    page.route("**/js/live.js", once)
+    page.goto("/")
+    page.wait_for_selector(".lobby h2")
+    assert len(lost) == 1
+    wait_until(lambda: page.evaluate("sessionStorage.getItem('zz.reloads')") == "1")
+
+
 def test_watch_a_bot_table_then_its_stored_match(new_page: Any, shot: Any, server: Any) -> None:
     page = new_page()
     page.goto("/")

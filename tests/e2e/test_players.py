@@ -417,6 +417,17 @@ def test_the_rated_switch_explains_a_refusal(open_page: Any) -> None:
     page = open_page("de-DE")
     page.goto("/")
     page.wait_for_function("window.zackzack?.net.open === true")
+    # Rated play is for claimed names: claim one, as the account dialog does.
+    status = page.evaluate("""async () => {
+      const token = localStorage.getItem('zz.token');
+      const answer = await fetch('/api/account/claim', {method: 'POST',
+        headers: {'Authorization': `Bearer ${token}`, 'Content-Type': 'application/json'},
+        body: JSON.stringify({name: 'Rita Wertet', password: 'rated-password'})});
+      return answer.status;
+    }""")
+    assert status == 200
+    page.reload()
+    page.wait_for_function("window.zackzack?.net.open === true")
     page.click(".game-tile:has(input[value=schnelllauf])")
     page.check("#rated")
     # A bot seat: the form warns, and the server's refusal is explained in German.

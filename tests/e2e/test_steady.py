@@ -26,6 +26,7 @@ import pytest
 from e2e.kit import create_by_message, dealt, person, phase, wait_for_js, wait_until
 from e2e.test_race import sl_deal, two_at_a_table, us_deal
 from zackzack.games import unter_spannung as us
+from zackzack.race import PAGE_MS
 from zackzack.server import room as room_module
 
 pytestmark = pytest.mark.e2e
@@ -307,11 +308,22 @@ def busy_core() -> Iterator[None]:
         spinner.wait()
 
 
-def judged(race: dict[str, Any]) -> None:
+def judged(race: dict[str, Any], server: Any, anna: Any, pile: int) -> None:
     """The page's claim is the old top (version 0), and the server keeps it: the page said
-    when it drew the new top (``shown``), so its own delay counts as part of the trip."""
+    when it drew the new top (``shown``), so its own delay counts as part of the trip, up to
+    ``PAGE_MS`` (docs/fairness.md). A page that drew it later than that (a machine far busier
+    than one spinning core) is judged from the send plus ``PAGE_MS``, as it should be: then
+    a wrong card is right, and the race says nothing about the page's word."""
     assert race["delay"] < 600, race
     assert race["seen"] == 0, f"the page claimed it had seen the new top: {race}"
+    if not race["late"]:
+        room = server.app.state.server.lobby.find(anna.url.rstrip("/").rsplit("/", 1)[1])
+        sightings = room._ledgers[0].sightings  # Anna's seat
+        version, sent = sightings.sent[pile][-1]
+        drawn = sightings.receipts[pile].get(version, sent) - sent
+        if drawn > PAGE_MS:
+            pytest.skip(f"the page drew the new top {drawn} ms after it was sent (more than "
+                        f"PAGE_MS = {PAGE_MS}): the machine is too busy for this race")
     assert race["late"], f"a press {race['delay']:.0f} ms after the frame was judged wrong"
 
 
@@ -327,7 +339,8 @@ def race_result(anna: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("ms", [450, 500, 550, 590])
 def test_unter_spannung_a_press_under_600_ms_after_the_screen_is_too_late(
-        new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch,
+        server: Any) -> None:
     with dealt(monkeypatch, us_deal()):
         anna, ben = two_at_a_table(new_page, {
             "type": "create", "game": "unter-spannung", "options": {},
@@ -348,12 +361,13 @@ def test_unter_spannung_a_press_under_600_ms_after_the_screen_is_too_late(
     print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
           f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
     shot(anna, f"steady_race_us_{ms}", settle=False)
-    judged(race)
+    judged(race, server, anna, 0)
 
 
 @pytest.mark.parametrize("ms", [450, 500, 550, 590])
 def test_schnelllauf_a_press_under_600_ms_after_the_screen_is_too_late(
-        new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch,
+        server: Any) -> None:
     with dealt(monkeypatch, sl_deal()):
         anna, ben = two_at_a_table(new_page, {
             "type": "create", "game": "schnelllauf", "options": {},
@@ -374,4 +388,4 @@ def test_schnelllauf_a_press_under_600_ms_after_the_screen_is_too_late(
     print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
           f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
     shot(anna, f"steady_race_sl_{ms}", settle=False)
-    judged(race)
+    judged(race, server, anna, 0)

@@ -15,7 +15,7 @@ import pytest
 from delaynet import DelayNet, unavailable_reason
 from server.wire import Scripted, serve
 
-pytestmark = [pytest.mark.wallclock,
+pytestmark = [pytest.mark.wallclock, pytest.mark.delaynet,
               pytest.mark.skipif(unavailable_reason() is not None,
                                  reason=unavailable_reason() or "")]
 

@@ -10,7 +10,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.color import Color, ColorSystem, ColorType
 from rich.console import Console, RenderableType
+from rich.style import Style
+from rich.text import Text
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -242,6 +245,66 @@ def screenshot(app: App[Any], name: str) -> None:
     """Save the screen as ``artifacts/tui/NAME.svg``."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     app.save_screenshot(f"{name}.svg", str(ARTIFACTS))
+
+
+Cell = tuple[str, Color | None, Color | None]
+"""One character on screen with its colours as a terminal shows them (``None``: its own)."""
+
+
+def _shown_colour(color: Color | None, system: ColorSystem | None) -> Color | None:
+    return color.downgrade(system) if color is not None and system is not None else color
+
+
+def cells(app: App[Any], colours: str = "truecolor") -> list[list[Cell]]:
+    """The screen's rows as a terminal with ``colours`` (``standard``: 16 colours, as
+    ``TEXTUAL_COLOR_SYSTEM=standard``) shows them: each character with its colours (with
+    ``NO_COLOR`` set, Textual's filter has made them grey already)."""
+    system = {"standard": ColorSystem.STANDARD, "256": ColorSystem.EIGHT_BIT}.get(colours)
+    return [[(char, _shown_colour(segment.style.color if segment.style else None, system),
+              _shown_colour(segment.style.bgcolor if segment.style else None, system))
+             for segment in strip for char in segment.text]
+            for strip in app.screen._compositor.render_strips()]
+
+
+def readable(rows: list[list[Cell]], words: str) -> bool:
+    """Whether ``words`` are on screen in a colour apart from their background (16 colours:
+    another colour number; grey: a clear step in lightness)."""
+    for row in rows:
+        line = "".join(char for char, _, _ in row)
+        start = line.find(words)
+        if start < 0:
+            continue
+        return all(_apart(fg, bg) for char, fg, bg in row[start:start + len(words)]
+                   if not char.isspace())
+    return False
+
+
+def _apart(fg: Color | None, bg: Color | None) -> bool:
+    if fg is None or bg is None:
+        return fg is not bg  # the terminal's own foreground on its own background
+    if fg.type is ColorType.STANDARD or bg.type is ColorType.STANDARD:
+        return fg.number != bg.number
+    light = [sum(fg_or_bg.get_truecolor()) / 765 for fg_or_bg in (fg, bg)]
+    return abs(light[0] - light[1]) > 0.2
+
+
+def screenshot16(app: App[Any], name: str) -> None:
+    """Save the screen as a 16-colour terminal shows it, as ``artifacts/tui/NAME.svg``."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False,
+                      safe_box=False)
+    for strip in app.screen._compositor.render_strips():
+        row = Text(no_wrap=True, overflow="crop")
+        for segment in strip:
+            style = segment.style or Style()
+            row.append(segment.text, style + Style(
+                color=_shown_colour(style.color, ColorSystem.STANDARD),
+                bgcolor=_shown_colour(style.bgcolor, ColorSystem.STANDARD)))
+        console.print(row)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.svg").write_text(console.export_svg(title=f"{app.title} · 16"),
+                                           encoding="utf-8")
 
 
 class Still:

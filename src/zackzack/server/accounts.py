@@ -238,13 +238,13 @@ def _me(player: Player) -> dict[str, Any]:
 
 
 async def account(request: Request) -> Response:
-    """``GET /api/account``: who the token's player is, and their mark if an operator marked
-    them (``zackzack.moderation``: the reason is theirs to read)."""
+    """``GET /api/account``: who the token's player is, and their ``mark`` if an operator
+    marked them (``zackzack.moderation``: the reason is theirs to read)."""
     from zackzack.moderation import marked
 
     player, _ = _player(request)
     mark = await run_in_threadpool(marked, _server(request).store, player.id)
-    return _json({**_me(player), "mark": mark})
+    return _json(_me(player) if mark is None else {**_me(player), "mark": mark})
 
 
 async def claim(request: Request) -> Response:
@@ -254,7 +254,10 @@ async def claim(request: Request) -> Response:
     identities, address = _server(request).identities, _address(request)
     identities.claimable(player, body.name)  # the cheap refusals before any hashing
     identities.claim_throttle(player, address)
+    shared = _server(request).shared_limits
     try:
+        if shared is not None:  # in a cluster: the claims on every process count
+            await shared.claim(player.id, address)
         digest = await _slow(request, lambda: identities.hash_password(body.password), "claim")
     finally:
         identities.claim_done(player)
@@ -262,7 +265,40 @@ async def claim(request: Request) -> Response:
     event("name_claimed", player=player.id)
     _server(request).lobby.player_changed(player)
     return _known_device(_json(_me(player)),
-                         identities.remember(player, address, _device(request)))
+                         _remember(request, player, address, _device(request)))
+
+
+def _remember(request: Request, player: Player, address: str, device: str | None) -> str:
+    """``Identities.remember``, on every process of a cluster: the device secret."""
+    device = _server(request).identities.remember(player, address, device)
+    shared = _server(request).shared_limits
+    if shared is not None:
+        shared.remember(player.name, address, device)
+    return device
+
+
+async def _throttle(request: Request, name: str, address: str, device: str | None
+                    ) -> str | None:
+    """``Identities.throttle``, and in a cluster the same for the whole cluster: how the
+    account knows the attempt (``Identities.knows``, asked of the cluster too), to be given
+    to ``_failed``."""
+    identities, shared = _server(request).identities, _server(request).shared_limits
+    known = identities.knows(name, device, address)
+    if known is None and shared is not None:
+        known = await shared.knows(name, device, address)
+    identities.throttle(name, address, device, known)
+    if shared is not None:
+        await shared.throttle(name, address, device, known)
+    return known
+
+
+def _failed(request: Request, name: str, address: str, device: str | None,
+            known: str | None) -> None:
+    """``Identities.failed``, on every process of a cluster."""
+    _server(request).identities.failed(name, address, device, known)
+    shared = _server(request).shared_limits
+    if shared is not None:
+        shared.failed(name, address, device, known)
 
 
 async def sign_in(request: Request) -> Response:
@@ -270,18 +306,18 @@ async def sign_in(request: Request) -> Response:
     body = await _body(request, Credentials)
     identities, address, device = _server(request).identities, _address(request), \
         _device(request)
-    identities.throttle(body.name, address, device)
-    lane = "sign_in" if identities.knows(body.name, device, address) is None else "owner"
+    known = await _throttle(request, body.name, address, device)
+    lane = "sign_in" if known is None else "owner"
     try:
         record, rehashed = await _slow(
             request, lambda: identities.check_sign_in(body.name, body.password), lane)
     except ProtocolError:
-        identities.failed(body.name, address, device)
+        _failed(request, body.name, address, device, known)
         raise
     player, token = identities.signed_in(record, rehashed)
     event("signed_in", player=player.id)
     return _known_device(_json({**_me(player), "token": token}),
-                         identities.remember(player, address, device))
+                         _remember(request, player, address, device))
 
 
 async def sign_out(request: Request) -> Response:
@@ -316,11 +352,11 @@ async def delete(request: Request) -> Response:
     server = _server(request)
     if player.claimed:
         identities, address, device = server.identities, _address(request), _device(request)
-        identities.throttle(player.name, address, device)
+        known = await _throttle(request, player.name, address, device)
         try:
             await _slow(request, lambda: identities.verify(player, body.password))
         except ProtocolError:
-            identities.failed(player.name, address, device)
+            _failed(request, player.name, address, device, known)
             raise
     server.identities.delete(player)
     server.replays.clear()  # its name leaves the replays too

@@ -45,6 +45,7 @@ from zackzack.server.protocol import Notice, encode
 from zackzack.server.replays import ReplayCache
 from zackzack.server.room import RUNNING, BotMaker, Room
 from zackzack.server.session import Session
+from zackzack.server.sharedlimits import SharedLimits
 from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
@@ -110,6 +111,8 @@ class Server:
     """Password work, a few at a time (``server/accounts.py``)."""
     replays: ReplayCache = field(default_factory=ReplayCache)
     """Replays of finished matches, built one at a time and kept (``server/replays.py``)."""
+    shared_limits: SharedLimits | None = None
+    """In a cluster: the limits counted for the whole cluster (``server/sharedlimits.py``)."""
 
     @property
     def origins(self) -> frozenset[str]:
@@ -233,6 +236,11 @@ async def serve_websocket(websocket: WebSocket) -> None:
         event("connection_refused", peer=peer, reason="too_many_connections")
         await websocket.close(code=1008)
         return
+    shared = server.shared_limits  # in a cluster: its websockets from the address too
+    if shared is not None and not await shared.connect(ip):
+        event("connection_refused", peer=peer, reason="too_many_connections", cluster=True)
+        await websocket.close(code=1008)
+        return
     origin = link_origin(websocket, server.config)
     loop = asyncio.get_running_loop()
     rtt = round_trip(websocket.scope, server.proxies)
@@ -258,6 +266,8 @@ async def serve_websocket(websocket: WebSocket) -> None:
         left = server.per_ip.pop(ip, 1) - 1
         if left:
             server.per_ip[ip] = left
+        if shared is not None:
+            shared.disconnect(ip)
 
 
 def _no_hello(connection: Connection) -> None:
@@ -417,6 +427,10 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
         else:  # the tables nobody owns are taken over by the cluster, one by one
             cluster.on_revoked = lambda gone: accounts.revoked(server, gone.tokens, gone.player)
             await cluster.start(lobby)
+            shared = server.shared_limits = lobby.shared_limits = SharedLimits(cluster,
+                                                                               config.limits)
+            shared.per_ip = lambda: server.per_ip
+            await shared.start()
         tasks = [asyncio.create_task(_sweep(lobby, identities, config.timing.sweep_every)),
                  asyncio.create_task(_count(lobby)),
                  asyncio.create_task(_checkpoint(own, CHECKPOINT_EVERY))]
@@ -428,6 +442,8 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
             for task in tasks:
                 task.cancel()
             lobby.shutdown()
+            if server.shared_limits is not None:
+                await server.shared_limits.stop()
             if cluster is not None:
                 await cluster.stop()
     finally:

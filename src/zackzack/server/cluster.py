@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy.exc import DBAPIError
 
 from zackzack.clock import Clock, Timer
 from zackzack.server.logs import event
@@ -571,6 +572,8 @@ class Cluster:
                 await self._adopt()
             except (RedisError, OSError):
                 pass  # the heartbeat says so in the log
+            except DBAPIError as error:  # the store is away: the journal says so; try again
+                event("takeover_waits", logging.WARNING, reason=str(error.orig)[:200])
             except Exception:
                 log.exception("taking tables over failed")
 

@@ -211,6 +211,7 @@ class Connection:
                 while self.before_send():  # the store is behind: nothing may leave but notices
                     await self._send_notices()
                     await asyncio.sleep(STORE_WAIT)
+                await self._send_notices()  # "the store is back" before what waited for it
                 if generation != self.generation:  # replaced while it waited (``restart``)
                     continue
                 await self.websocket.send_text(text)

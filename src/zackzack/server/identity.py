@@ -404,36 +404,41 @@ class Identities:
         if marks is not None and old != new:
             self._known[new] = marks
 
-    def _buckets(self, name: str, address: str, device: str | None
+    def _buckets(self, name: str, address: str, device: str | None, known: str | None = None
                  ) -> list[tuple[AddressBuckets, str]]:
         """The failure buckets an attempt at ``name`` answers to: a known device only its
-        own; a known address its own (not the name's from everywhere); else both."""
+        own; a known address its own (not the name's from everywhere); else both. ``known``:
+        how another process of the cluster knows the attempt, if this one does not."""
         key = name_key(clean_text(name, NAME_CHARS * 4, "a name"))
-        known = self.knows(name, device, address)
+        known = self.knows(name, device, address) or known
         if known == "device" and device:
             return [(self._by_name_here, f"{key}\ndevice:{token_hash(device)}")]
         here = [(self._by_name_here, f"{key}\n{client_key(address)}")]
         return here if known == "address" else [*here, (self._by_name, key)]
 
-    def throttle(self, name: str, address: str, device: str | None = None) -> None:
+    def throttle(self, name: str, address: str, device: str | None = None,
+                 known: str | None = None) -> None:
         """Count a sign-in attempt from ``address``, and refuse it (``too_many_attempts``)
         when that address tried too often, or when ``name`` failed too often from there or
         from anywhere. Only failures count against a name (:meth:`failed`); and an attempt
-        from a device or an address the account knows (:meth:`knows`) answers only to the
-        failures from there, so no stranger can lock its owner out."""
+        from a device or an address the account knows (:meth:`knows`, or ``known``: how
+        another process of the cluster knows it) answers only to the failures from there, so
+        no stranger can lock its owner out."""
         address_key = client_key(address)
-        if self.knows(name, device, address) != "device" and address_key \
+        if (self.knows(name, device, address) or known) != "device" and address_key \
                 and self._by_address.burst and not self._by_address.take(address_key):
             raise TooManyAttempts(math.ceil(self._by_address.wait(address_key)))
-        for buckets, who in self._buckets(name, address, device):
+        for buckets, who in self._buckets(name, address, device, known):
             wait = buckets.wait(who) if buckets.burst else 0
             if wait > 0:
                 raise TooManyAttempts(math.ceil(wait))
 
-    def failed(self, name: str, address: str, device: str | None = None) -> None:
+    def failed(self, name: str, address: str, device: str | None = None,
+               known: str | None = None) -> None:
         """A wrong password for ``name`` from ``address`` (and ``device``): it counts against
-        the name there (and from anywhere, unless the account knows the device or address)."""
-        for buckets, who in self._buckets(name, address, device):
+        the name there (and from anywhere, unless the account knows the device or address,
+        or ``known`` says another process of the cluster does)."""
+        for buckets, who in self._buckets(name, address, device, known):
             if buckets.burst:
                 buckets.take(who)
 

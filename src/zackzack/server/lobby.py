@@ -56,6 +56,7 @@ from zackzack.table import LIVE, Phase, Settings, Table
 
 if TYPE_CHECKING:
     from zackzack.server.cluster import Cluster, NodeState, WaitingSeat
+    from zackzack.server.sharedlimits import SharedLimits
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,8 @@ class Lobby:
         self.journal.on_fenced = self._fenced
         self.journal.on_behind = self._store_behind
         self.on_store: Callable[[bool], object] = lambda _behind: None
-        """Hears whether the store is behind, after the rooms did (the app tells everyone)."""
+        """Hears whether the store is behind (the app tells everyone): after the rooms
+        paused, before they go on."""
         self.players: Callable[[str], Player | None] = lambda _id: None
         """Finds a seated person by public id (for restoring a match)."""
         self.online: Callable[[], int] = lambda: 0
@@ -136,6 +138,9 @@ class Lobby:
         self.newcomers = AddressBuckets(limits.new_players_rate, limits.new_players_burst,
                                         clock.time)
         """New players made per address, for ``Limits.new_players_burst``/``_rate``."""
+        self.shared_limits: SharedLimits | None = None
+        """In a cluster: the limits counted for the whole cluster (``server/sharedlimits.py``;
+        the app sets them)."""
         self._flush: Timer | None = None
         self._text: str | None = None
         """The list as last encoded (``None``: encode it afresh when it is next asked for)."""
@@ -231,10 +236,16 @@ class Lobby:
         limited."""
         if not address or self.limits.new_players_burst == 0:
             return
-        if not self.newcomers.take(client_key(address)):
-            wait = math.ceil(self.newcomers.wait(client_key(address)))
+        key, shared = client_key(address), self.shared_limits
+        wait = 0.0 if shared is None else shared.blocked(key)  # the cluster's, at its open
+        if not wait and not self.newcomers.take(key):
+            wait = self.newcomers.wait(key)
+        if wait:
             raise ProtocolError("too_many_new_players", "too many new players from your "
-                                f"address; say hello with your token, or try again in {wait} s")
+                                f"address; say hello with your token, or try again in "
+                                f"{math.ceil(wait)} s")
+        if shared is not None:
+            shared.count_later(key)
 
     # Rooms ---------------------------------------------------------------------------------
 
@@ -583,12 +594,15 @@ class Lobby:
     def _store_behind(self) -> None:
         """The store fell behind or caught up: every room with a match pauses or goes on."""
         behind = self.journal.behind
+        if not behind:  # everyone hears that the store is back before any table goes on
+            self.on_store(behind)
         for room in list(self.rooms.values()):
             try:
                 room.store_behind(behind)
             except Exception:  # one bad room must not keep the others paused
                 log.exception("table %s: pausing or resuming for the store failed", room.code)
-        self.on_store(behind)
+        if behind:
+            self.on_store(behind)
 
     def _fenced(self, match_ids: frozenset[str]) -> None:
         self.lost([room.code for room in self.rooms.values() if room.match_id in match_ids],

@@ -64,10 +64,12 @@ from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
 from zackzack.table import (
     Entry,
     MatchEnded,
+    NextRound,
     Penalised,
     Phase,
     Resumed,
     RoundScored,
+    RoundStarted,
     Settings,
     Table,
 )
@@ -198,6 +200,8 @@ class Room:
         self.table = table
         self.arbiter = Arbiter(table)
         self._ledgers = [Ledger(Sightings(window_ms=reaction_ms)) for _ in seats]
+        self._round_ready: set[int] = set()
+        """Between rounds: the seats whose person said "ready" (``set_ready``)."""
         """What each seat was shown and its lag credit: the seat's, not a connection's, so
         that a new connection starts with what the seat had (``docs/fairness.md``)."""
         self.options_json = rules.options_to_json(options)
@@ -290,10 +294,19 @@ class Room:
                 stand_in_at=None if index not in self._warned else self.table.time_ms()
                 + max(0, round((self._warned[index] - self.clock.time()) * 1000)),
                 connected=seat.kind is SeatKind.BOT or seat.player in present,
-                ready=seat.kind is SeatKind.BOT or seat.ready,
+                ready=self._seat_ready(index, seat),
                 lag=present.get(seat.player) if seat.player is not None else None,
                 rating=rating, provisional=provisional))
         return infos
+
+    def _seat_ready(self, index: int, seat: Seat) -> bool:
+        """A bot or stand-in always; a person before the start as they said, between rounds
+        once they said "ready" for the next one, else (the match runs) yes."""
+        if seat.kind is SeatKind.BOT or index in self._stand_ins:
+            return True
+        if self.phase is Phase.BETWEEN:
+            return index in self._round_ready
+        return seat.ready
 
     def watchers(self) -> int:
         """How many connections look at the table without a seat."""
@@ -629,8 +642,18 @@ class Room:
             raise ProtocolError("already_started", "the match has started")
 
     def set_ready(self, viewer: Viewer, ready: bool) -> None:
-        """Say whether ``viewer``'s player is ready."""
+        """Say whether ``viewer``'s player is ready: to start, or between rounds for the next
+        round, which starts at once when every person is (bots and stand-ins always are)."""
         seat = self._own_seat(viewer)
+        if self.phase is Phase.BETWEEN:
+            index = self.seat_of(viewer.player)
+            assert index is not None
+            (self._round_ready.add if ready else self._round_ready.discard)(index)
+            waiting = [i for i, s in enumerate(self.seats) if not self._seat_ready(i, s)]
+            if not waiting and self.table.skip_wait():
+                return  # the round's events go out; ``_on_events`` tells the seats
+            self.changed()
+            return
         self._before_start(viewer, creator=False)
         seat.ready = ready
         self.changed()
@@ -856,7 +879,7 @@ class Room:
         """Send the events (as ``seat`` may see them) with a fresh view to that seat's viewers."""
         if self.closed:
             return
-        ended = False
+        ended = between = False
         if seat is None:
             if not all(type(event) is Penalised for event in events):
                 self._moved()
@@ -868,6 +891,9 @@ class Room:
                 self.clock.call_at(self.clock.time(), self._pause_or_resume)
             if any(event.kind in LOBBY_EVENTS for event in events):
                 self._tell_lobby()
+            if any(isinstance(event, NextRound | RoundStarted) for event in events):
+                self._round_ready.clear()  # who is ready for the next round: nobody yet
+                between = True
         targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
         if targets:
             self._note_sent(*targets)
@@ -877,6 +903,8 @@ class Room:
                 viewer.send(text)
         if ended:  # everyone has seen the end: now how each seat played, in a table message
             self._note_stats()
+            self.changed()
+        elif between:  # the seats' "ready" between rounds
             self.changed()
 
     def _note_stats(self) -> None:

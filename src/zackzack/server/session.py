@@ -12,10 +12,13 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
+from sqlalchemy.exc import DBAPIError
+
 from zackzack.clock import Timer
 from zackzack.race import PROBE_EVERY_S, Wire
 from zackzack.server.identity import Identities, Player, token_hash
 from zackzack.server.lobby import Lobby
+from zackzack.server.logs import event
 from zackzack.server.protocol import (
     Act,
     ClientMessage,
@@ -165,7 +168,12 @@ class Session:
             self.handle(message)
         except ProtocolError as error:
             self.reply(Error(code=error.code, reason=error.reason, ref=ref))
-        except Exception:  # a bug or a storage failure: say so, keep serving
+        except DBAPIError as error:  # the database is away (the journal keeps what it must)
+            event("store_unavailable", logging.WARNING, message=type(message).__name__,
+                  reason=str(error.orig)[:200])
+            self.reply(Error(code="store_unavailable", ref=ref,
+                             reason="the server cannot reach its database; try again soon"))
+        except Exception:  # a bug: say so, keep serving
             log.exception("%s message failed", type(message).__name__)
             self.reply(Error(code="internal", reason="the server failed; try again", ref=ref))
 

@@ -143,6 +143,9 @@ class PlayApp(App[None]):
         there is neither)."""
         if self.playing is not None:
             self.playing.cancel()
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.leaving = True  # a server's table: the seat is given up, not kept
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.call_later(self._back)  # from the app's own loop: the answer reaches the app

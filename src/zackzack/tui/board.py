@@ -15,7 +15,7 @@ from zackzack.table import TableView
 from zackzack.tui.cards import Block
 from zackzack.tui.keys import Command, Scheme
 from zackzack.tui.session import Session
-from zackzack.tui.texts import tr
+from zackzack.tui.texts import level, tr
 
 
 class Sightings:
@@ -133,7 +133,8 @@ class Board(Widget):
     def lag(self, seat: int) -> str:
         """What a seat's name is followed by: ``gone`` after a person who left (or whose
         connection dropped), ``slow connection`` after another person whose
-        connection is slow, ``stand-in playing`` / ``stand-in coming`` after a person's seat a
+        connection is slow, ``stand-in: normal`` (the bot named where the table says which;
+        else ``stand-in playing``) / ``stand-in coming`` after a person's seat a
         stand-in plays or is about to (docs/rules.md); else ``""``."""
         seats = self.session.seats
         if seat >= len(seats):
@@ -143,7 +144,8 @@ class Board(Widget):
         gone = found.kind == "human" and not found.connected  # left, or lost the connection
         marks = [tr("seat_away", self.lang) if gone else "",
                  tr("slow_connection", self.lang) if slow and not gone else "",
-                 tr("stand_in_mark", self.lang) if found.stand_in
+                 (tr("stand_in_named", self.lang, bot=level(found.stand_in_bot, self.lang))
+                  if found.stand_in_bot else tr("stand_in_mark", self.lang)) if found.stand_in
                  else tr("stand_in_soon", self.lang) if found.stand_in_at is not None else ""]
         return " · ".join(mark for mark in marks if mark)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -29,25 +29,38 @@ _CSS = """
 class HelpScreen(ModalScreen[None]):
     """Every key of the game in play, from the same table the keys are looked up in."""
 
-    DEFAULT_CSS = _CSS.format(name="HelpScreen")
+    DEFAULT_CSS = _CSS.format(name="HelpScreen") + """
+    HelpScreen > Static { padding: 0 2; max-height: 100%; border-title-style: bold;
+                          border-subtitle-color: $text-muted; }
+    """
+    """No blank rows inside the frame: two players' keys fit 80 × 24 with the frame whole."""
 
     def __init__(self, scheme: Scheme, lang: str) -> None:
         super().__init__()
         self.scheme, self.lang = scheme, lang
 
     def compose(self) -> ComposeResult:
-        """The key table, the game's hint about what fits, how to close."""
-        table = Table(box=None, show_header=False, padding=(0, 1),
-                      title=tr("help_title", self.lang), title_justify="left", title_style="bold")
-        table.add_column(style="bold cyan", no_wrap=True)
-        table.add_column()
-        for title, rows in self.scheme.help:
+        """The key tables, one a section (a section's title above it, not in the keys'
+        column, so the columns stay narrow), the game's hint about what fits; the title and
+        how to close in the frame."""
+        keys = [[(key_names(row.keys, self.lang), tr(row.text, self.lang)) for row in rows]
+                for _, rows in self.scheme.help]
+        width = max(Text(key).cell_len for rows in keys for key, _ in rows)
+        parts: list[RenderableType] = []
+        for (title, _), rows in zip(self.scheme.help, keys, strict=True):
             if title:
-                table.add_row(Text(tr(title, self.lang), style="bold underline"), "")
-            for row in rows:
-                table.add_row(key_names(row.keys, self.lang), tr(row.text, self.lang))
-        yield Static(Group(table, Text(""), Text(tr(self.scheme.notes, self.lang), style="italic"),
-                           Text(tr("help_close", self.lang), style="dim")), id="help")
+                parts.append(Text(tr(title, self.lang), style="bold underline"))
+            table = Table(box=None, show_header=False, padding=(0, 1))
+            table.add_column(style="bold cyan", no_wrap=True, min_width=width)
+            table.add_column()
+            for key, text in rows:
+                table.add_row(key, text)
+            parts.append(table)
+        help_box = Static(Group(*parts, Text(""), Text(tr(self.scheme.notes, self.lang),
+                                                       style="italic")), id="help")
+        help_box.border_title = tr("help_title", self.lang)
+        help_box.border_subtitle = tr("help_close", self.lang)
+        yield help_box
 
     def on_key(self, event: events.Key) -> None:
         """Any key closes the help."""

@@ -3,9 +3,10 @@ banner, feedback on refused actions, the last events and the key bar."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from rich.text import Text
 from textual import events
@@ -28,6 +29,9 @@ from zackzack.tui.texts import in_s, known, tr
 
 FEEDBACK_S = 2.5
 """How long feedback on a refused action stays."""
+
+LOG_ROWS = 3
+"""The rows of the log of events below the board."""
 
 STYLES = {"too_late": "bold black on yellow", "does_not_fit": "bold white on red",
           "frozen": "bold black on cyan", "penalised": "bold cyan", "round_scored": "bold",
@@ -74,6 +78,9 @@ class GameScreen(Screen[None]):
         self.own_pause = False
         """The table stands still because this keyboard looked away (not because all left),
         until it has resumed."""
+        self.leaving = False
+        """Esc left the table for the level above: the session leaves the table for good
+        (a server's frees the seat, or shows the person gone), not only closes."""
 
     def compose(self) -> ComposeResult:
         """Header, board or panel, banner, feedback, log, keys."""
@@ -97,8 +104,12 @@ class GameScreen(Screen[None]):
         self.call_after_refresh(self.show)
 
     async def on_unmount(self) -> None:
-        """Stop the bots or the connection."""
-        await self.session.close()
+        """Stop the bots or the connection (after leaving the table, when Esc left it)."""
+        leave: Callable[[], Awaitable[None]] | None = getattr(self.session, "leave", None)
+        if self.leaving and leave is not None:
+            await leave()
+        else:
+            await self.session.close()
 
     # The listener --------------------------------------------------------------------------
 
@@ -232,7 +243,7 @@ class GameScreen(Screen[None]):
         playing = not scores and phase in (Phase.STARTING, Phase.PLAYING)
         self.board.display = playing
         bar = tr(self.scheme.bar, self.lang, **self.scheme.bar_fields) if playing or paused \
-            else tr("bar_idle", self.lang)  # the game's keys only where they play
+            else tr("bar_idle", self.lang, esc=self._esc())  # the game's keys where they play
         self.query_one("#keys", Static).update(Text(bar))
         panel = self.query_one("#panel", Static)
         panel.display = not playing and not scores
@@ -254,14 +265,35 @@ class GameScreen(Screen[None]):
         if time.monotonic() > self.feedback_until:
             self.feedback = Text("")
         self.query_one("#feedback", Static).update(self.feedback)
-        self.query_one("#log", Static).update(Text("\n").join(list(self.log_lines)[-3:]))
+        self.query_one("#log", Static).update(self._log_tail())
+
+    def _log_tail(self, rows: int = LOG_ROWS) -> Text:
+        """The latest log lines that fit into ``rows`` rows as wrapped at the log's width (a
+        long line, "Match over: …" with five players, is shown whole, never cut off)."""
+        log = self.query_one("#log", Static)
+        width = log.content_size.width or max(20, self.app.size.width - 2)
+        shown: list[Text] = []
+        for line in reversed(self.log_lines):
+            rows -= len(line.wrap(self.app.console, width))
+            if rows < 0 and shown:
+                break
+            shown.insert(0, line)
+            if rows <= 0:
+                break
+        return Text("\n").join(shown)
 
     def _rounds(self) -> int:
-        """How many rounds the match has when that is fixed (Unter Spannung's tournament);
-        0: not fixed (one round, or until someone has no cards), or not known here (a
-        server's table does not say)."""
+        """How many rounds the match has when that is fixed (Unter Spannung's tournament:
+        2 × players); 0: not fixed (one round, or until someone has no cards). Offline the
+        match says; a server's table says by its options (a tournament, and how many play)."""
         table = getattr(self.session, "table", None)
         rounds = getattr(getattr(table, "match", None), "rounds", 0)
+        options = getattr(self.session, "options", None)
+        if table is None and isinstance(options, dict) and options.get("tournament") \
+                and "players" in options:
+            found = entry(self.session.rules.INFO.name)
+            with contextlib.suppress(ValueError, TypeError):
+                rounds = found.front.rounds_per_match(found.rules.parse_options(options))
         return rounds if isinstance(rounds, int) and rounds > 1 else 0
 
     def _may_again(self) -> bool:
@@ -270,14 +302,23 @@ class GameScreen(Screen[None]):
 
     def _end(self) -> str:
         """What the keys do after the match: play again (offline), a rematch, or quit."""
+        esc = self._esc()
         if not self._may_again():
-            return tr("again_remote", self.lang)
+            return tr("again_remote", self.lang, esc=esc)
         if self.session.share is None:
-            return tr("again", self.lang)
+            return tr("again", self.lang, esc=esc)
         offer = self.session.rematch
         if offer is not None and offer[1]:
-            return tr("rematch_offer", self.lang, who=offer[1])
-        return tr("rematch_key", self.lang)
+            return tr("rematch_offer", self.lang, who=offer[1], esc=esc)
+        return tr("rematch_key", self.lang, esc=esc)
+
+    def _esc(self) -> str:
+        """What Esc does here, in words: back to the lobby or the start screen, or quit."""
+        can_leave: Callable[[], bool] = getattr(self.app, "can_leave", lambda: False)
+        if not can_leave():
+            return tr("esc_quit", self.lang)
+        return tr("esc_lobby" if getattr(self.app, "lobby", None) is not None else "esc_start",
+                  self.lang)
 
     @staticmethod
     def _scores(view: TableView) -> bool:

@@ -37,7 +37,7 @@ from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.remote import RemoteSession, parse_code, seat_maker, why
 from zackzack.tui.setup import SetupError
 from zackzack.tui.texts import bot_spec, tr
-from zackzack.tui.toggles import Choice, Tick
+from zackzack.tui.toggles import Choice, Field, Tick
 
 SessionMaker = Callable[[], RemoteSession]
 
@@ -301,7 +301,7 @@ class CodeScreen(ModalScreen[str | None]):
         """The code field."""
         with Vertical() as form:
             form.border_title = tr("code_title", self.lang)
-            yield Input(placeholder="K7M2QX", id="code", compact=True)
+            yield Field(placeholder="K7M2QX", id="code")
             yield Static(id="code_error")
             yield Static(tr("code_hint", self.lang), classes="hint")
 
@@ -356,7 +356,7 @@ class CreateScreen(ModalScreen[p.Create | None]):
                 for i, found in enumerate(registered()):
                     yield Choice(found.title, value=i == 0)
             yield Label(tr("create_seats", self.lang))
-            yield Input(f"{tr('seat_open', self.lang)},normal", id="create_seats", compact=True)
+            yield Field(f"{tr('seat_open', self.lang)},normal", id="create_seats")
             yield Static(tr("create_seats_hint", self.lang), classes="hint")
             yield Tick(tr("create_private", self.lang), id="create_private", compact=True)
             yield Static(id="create_error")

@@ -48,6 +48,8 @@ NOTICE_S = 5.0
 RETRY_WITHIN_S = 1.5
 """An action unanswered when the connection dropped is sent again after the reconnect only
 if it was pressed at most this long ago (an older card would surprise its player)."""
+LEAVE_S = 1.0
+"""How long Esc waits for ``leave`` to be sent before it closes the connection anyway."""
 WATCH_INSTEAD = frozenset({"already_started", "table_full", "seat_taken"})
 """Join refusals after which this keyboard watches the table instead."""
 FREE_HOPS = 2
@@ -444,7 +446,8 @@ class RemoteSession:
             self.seats = tuple(Seat(seat.name or tr("seat_open", self.lang), seat.kind,
                                     seat.connected, seat.ready, seat.lag,
                                     seat.kind == "human" and seat.bot is not None,
-                                    seat.stand_in_at)
+                                    seat.stand_in_at,
+                                    seat.bot if seat.kind == "human" else None)
                                for seat in info.seats)
         if view is not None:
             self._view = decode_view(self.rules, view)
@@ -468,6 +471,11 @@ class RemoteSession:
             self._tell_status("")
 
     # The session ---------------------------------------------------------------------------
+
+    @property
+    def options(self) -> dict[str, Any] | None:
+        """The table's options as its ``table`` message carries them (``None``: not yet)."""
+        return self._table.options if self._table is not None else None
 
     @property
     def share(self) -> str | None:
@@ -548,6 +556,16 @@ class RemoteSession:
     async def _send_quietly(self, socket: ClientConnection, message: p.ClientMessage) -> None:
         with contextlib.suppress(WebSocketException, OSError):
             await self._send(socket, message)
+
+    async def leave(self) -> None:
+        """Leave the table for good (Esc back to the lobby): the protocol's ``leave`` first,
+        so that the seat is free again before the start and, once the match is on, the
+        person is shown as gone at once; then close."""
+        socket = self._socket
+        if socket is not None and not self.closed:
+            with contextlib.suppress(WebSocketException, OSError, TimeoutError):
+                await asyncio.wait_for(self._send(socket, p.Leave()), LEAVE_S)
+        await self.close()
 
     async def close(self) -> None:
         """Close the connection; the seat stays ours at the table."""

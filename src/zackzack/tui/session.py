@@ -31,6 +31,8 @@ class Seat:
     stand_in_at: int | None = None
     """The table waits on this person: the table time (ms) at which a stand-in plays for
     them (docs/rules.md, *A round always ends*); ``None``: it does not."""
+    stand_in_bot: str | None = None
+    """Which bot plays as the stand-in (its level, ``normal``), where the table says so."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from zackzack.tui import setup
 from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.session import Session
 from zackzack.tui.texts import bot_spec, level, tr
-from zackzack.tui.toggles import Choice, Tick
+from zackzack.tui.toggles import Choice, Field, Tick
 
 HANDICAPS = ((), ("1",), ("2",))
 """The handicap choices, in the order of the buttons: none, me (player 1), the bot (2)."""
@@ -58,7 +58,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
                 for i, found in enumerate(registered()):
                     yield Choice(found.title, value=i == 0)
             yield Label(t("opponents"))
-            yield Input(self._bots(registered()[0].name), id="bots", compact=True)
+            yield Field(self._bots(registered()[0].name), id="bots")
             yield Static(t("levels", levels=", ".join(level(name, self.lang) for name in LEVELS)),
                          classes="hint")
             yield Tick(t("tournament"), id="tournament", compact=True)
@@ -68,7 +68,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
                 for key in ("h_none", "h_me", "h_bot"):
                     yield Choice(t(key), value=key == "h_none")
             yield Label(t("name"))
-            yield Input(id="name", max_length=24, compact=True)
+            yield Field(id="name", max_length=24)
             yield Static(id="error")
             yield Button(t("start"), variant="primary", id="start", compact=True)
             yield Static(t("start_hint"), classes="hint")

@@ -1,23 +1,74 @@
-"""Radio buttons and check boxes whose state shows in the glyph, not only in its colour."""
+"""Radio buttons, check boxes and text fields readable in any terminal: in 16 colours and
+without colour (``NO_COLOR``) too, their state and their place show in glyphs, not only in
+colour."""
 
 from __future__ import annotations
 
-from textual.widgets import Checkbox, RadioButton
+from textual.content import Content
+from textual.widgets import Checkbox, Input, RadioButton
+from textual.widgets._toggle_button import ToggleButton
+
+_TOGGLE_CSS = """
+{name} > .toggle--button {{ color: $foreground; background: $surface; }}
+{name}.-on > .toggle--button {{ color: $text-success; background: $surface; }}
+{name}:focus > .toggle--button {{ text-style: bold; }}
+Screen RadioSet > {name} > .toggle--button {{ color: $foreground; background: $surface; }}
+Screen RadioSet > {name}.-on > .toggle--button {{ color: $text-success; }}
+"""
+
+
+def _bracketed(button: ToggleButton, inner: str) -> Content:
+    """The button as brackets around its state, all in the button's colours (Textual draws
+    the brackets in the button's background colour: invisible without colour)."""
+    return Content.assemble((f"{button.BUTTON_LEFT}{inner}{button.BUTTON_RIGHT}",
+                             button.get_visual_style("toggle--button")))
 
 
 class Choice(RadioButton):
-    """A radio button drawn with ``●`` when chosen and empty when not."""
+    """A radio button drawn as ``(●)`` when chosen and ``( )`` when not."""
+
+    SCOPED_CSS = False  # the rules look at the radio set around it
+    DEFAULT_CSS = _TOGGLE_CSS.format(name="Choice")
+    BUTTON_LEFT = "("
+    BUTTON_RIGHT = ")"
 
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]
         """The inside of the button: its state."""
         return "●" if self.value else " "
 
+    @property
+    def _button(self) -> Content:
+        return _bracketed(self, self.BUTTON_INNER)
+
 
 class Tick(Checkbox):
-    """A check box drawn with ``✓`` when ticked and empty when not."""
+    """A check box drawn as ``[✓]`` when ticked and ``[ ]`` when not."""
+
+    DEFAULT_CSS = _TOGGLE_CSS.format(name="Tick")
+    BUTTON_LEFT = "["
+    BUTTON_RIGHT = "]"
 
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]
         """The inside of the box: its state."""
         return "✓" if self.value else " "
+
+    @property
+    def _button(self) -> Content:
+        return _bracketed(self, self.BUTTON_INNER)
+
+
+class Field(Input):
+    """A one-line text field framed by thin bars (``▏ … ▕``), thick ones (``▌ … ▐``) while it
+    has the focus: an empty field is seen where it is, and which one is typed into, whatever
+    the colours."""
+
+    DEFAULT_CSS = """
+    Field { height: 1; padding: 0 1; border: none; background: $surface;
+            border-left: vkey $foreground 60%; border-right: vkey $foreground 60%; }
+    Field:focus { border: none; background-tint: $foreground 5%;
+                  border-left: outer $accent; border-right: outer $accent; }
+    Field.-invalid, Field.-invalid:focus { border: none;
+            border-left: outer $error; border-right: outer $error; }
+    """

@@ -30,9 +30,9 @@ from zackzack.tui.keys import Command, default_layout
 from zackzack.tui.session import Session
 from zackzack.tui.texts import cards, tr
 
-SUITS: dict[str, tuple[str, str]] = {"c": ("♣", "bold"), "d": ("♦", "bold red"),
-                                     "h": ("♥", "bold red"), "s": ("♠", "bold")}
-"""Each suit's symbol and colour."""
+SUITS: dict[str, tuple[str, str]] = {"c": ("♣", "bold"), "d": ("♦", "bold #ff6b6b"),
+                                     "h": ("♥", "bold #ff6b6b"), "s": ("♠", "bold")}
+"""Each suit's symbol and colour (a light red: still clear as grey without colour)."""
 
 RANKS = ("★", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Rank names; rank 0 is the joker."""

@@ -12,6 +12,7 @@ import { headerButton, openAccount } from "./account.js";
 import * as leaderboard from "./leaderboard.js";
 import * as learn from "./learn.js";
 import * as lobby from "./lobby.js";
+import * as moderation from "./moderation.js";
 import { rename } from "./names.js";
 import { net } from "./net.js";
 import * as profile from "./profile.js";
@@ -115,6 +116,9 @@ function route(params = {}) {
     let name = m[1];
     try { name = decodeURIComponent(name); } catch { /* keep it as it came */ }
     page = profile.mount(root, app, { name });
+  } else if (/^\/moderation\/?$/.test(path)) {
+    document.body.dataset.page = "moderation"; // the operators' page (js/moderation.js)
+    page = moderation.mount(root, app);
   } else if ((m = /^\/(rules|learn)\/([\w-]+)\/?$/.exec(path)) && LEARN_GAMES.includes(m[2])) {
     document.body.dataset.page = m[1]; // the rules of a game, or its tutorial (js/learn.js)
     page = (m[1] === "rules" ? rules : learn).mount(root, app, { game: m[2] });

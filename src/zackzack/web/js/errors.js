@@ -37,13 +37,18 @@ export async function apiError(response) {
     reason: data.reason ?? `${response.status} ${response.statusText}`.trim() };
 }
 
-// GET `url` as JSON; a failure throws {code, reason} (code "network": no answer at all).
+// GET `url` as JSON; a failure throws {code, reason} (code "network": no answer at all, after
+// asking twice more: a request the network dropped, as Chromium does with every request under
+// way when an address of the machine changes, is only asked again).
 export async function getJson(url) {
   let response;
-  try {
-    response = await fetch(url, { headers: { Accept: "application/json" } });
-  } catch (error) {
-    throw { code: "network", reason: String(/** @type {Error} */ (error)?.message ?? error) };
+  for (let tries = 1; !response; tries++) {
+    try {
+      response = await fetch(url, { headers: { Accept: "application/json" } });
+    } catch (error) {
+      if (tries >= 3) throw { code: "network", reason: String(/** @type {Error} */ (error)?.message ?? error) };
+      await new Promise((resolve) => setTimeout(resolve, 300 * tries));
+    }
   }
   if (!response.ok) throw await apiError(response);
   return response.json().catch((error) => { throw { code: "http", reason: String(error?.message) }; });

@@ -126,10 +126,10 @@ export function createMessage(draft) {
   return msg;
 }
 
-export function quickMessage(game) {
+export function quickMessage(game, options = {}) {
   const players = Math.min(GAMES[game]?.max ?? 2, 4);
   const seats = [{ kind: "open" }, ...Array(players - 1).fill({ kind: "bot", bot: "normal" })];
-  return { type: "create", game, options: {}, seats, private: false };
+  return { type: "create", game, options, seats, private: false };
 }
 
 export function mount(root, app) {
@@ -213,15 +213,21 @@ export function mount(root, app) {
   }
 
   function quickPanel() {
-    const quick = (game) => h("button", {
-      class: `quick quick-${game}`, type: "button", "data-quick": game,
-      onclick: () => create("quick", quickMessage(game), true),
+    // One button per game, and as big beside it each more quick game its rules module offers
+    // (`QUICK`: Unter Spannung's tournament); `data-quick` the game, or game:key.
+    /** @param {string} game @param {{key: string, options: object} | null} [more] */
+    const quick = (game, more = null) => h("button", {
+      class: `quick quick-${game}`, type: "button", "data-quick": more ? `${game}:${more.key}` : game,
+      onclick: () => create("quick", quickMessage(game, more?.options), true),
     },
     h("span", { class: "quick-cards" }, GAMES[game].preview.map((c) => cardEl(game, c))),
-    h("span", { class: "quick-label", text: said(game, "quick") }));
+    h("span", { class: "quick-label", text: more ? t(more.key) : said(game, "quick") }));
+    /** @type {{key: string, options: object}[]} */
+    const none = [];
     return h("div", { class: "panel" },
       h("h2", { text: t("quick_title") }),
-      h("div", { class: "quick-row" }, GAME_LIST.map((g) => quick(g.name))),
+      h("div", { class: "quick-row" }, GAME_LIST.flatMap((g) => [quick(g.name),
+        ...(part(g.name, "rules")?.QUICK ?? none).map((/** @type {{key: string, options: object}} */ more) => quick(g.name, more))])),
       h("div", { class: "create-error", "data-from": "quick", role: "alert" }));
   }
 

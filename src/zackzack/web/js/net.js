@@ -75,8 +75,11 @@ export class Net {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "pong", n: msg.n }));
         if (msg.rtt != null) this.rtt = msg.rtt;
       }
-      if (msg.type === "error" && msg.code === "too_many_new_players" && this.status !== "open") {
-        this.setStatus("refused"); // the server makes no more new players from here for now
+      if (msg.type === "error" && this.status !== "open"
+          && (msg.code === "too_many_new_players" || msg.code === "store_unavailable")) {
+        // no more new players from here for now, or the server cannot reach its database:
+        // say hello again in a while
+        this.setStatus("refused");
         setTimeout(() => { if (this.ws === ws && ws.readyState === WebSocket.OPEN) hello(); },
           HELLO_AGAIN_MS);
       }

@@ -3,8 +3,9 @@
 // and its place, the estimate against bots beside the bot ladder, the rating over time (a
 // small line chart with its figures in words and a table), how they play, recent matches.
 
+import { request } from "./account.js";
 import { append, h } from "./dom.js";
-import { errorNode, getJson } from "./errors.js";
+import { errorNode } from "./errors.js";
 import { icon } from "./icons.js";
 import { lang, onLang, t } from "./i18n.js";
 import { botLabel, GAMES, LEVELS } from "./lobby.js";
@@ -67,6 +68,10 @@ export function mount(root, app, { name }) {
         h("p", { class: "hint" },
           deleted ? t("profile_deleted") : t(data.claimed ? "profile_claimed" : "profile_guest"),
           data.created_at ? ` · ${t("profile_since", { date: day(data.created_at, lang) })}` : "")),
+      data.mark ? h("div", { class: "panel profile-mark", id: "profile-mark", role: "note", "aria-labelledby": "mark-title" },
+        h("h2", { id: "mark-title", text: t("profile_marked") }),
+        h("p", { text: t("profile_marked_what") }),
+        h("blockquote", { class: "mark-reason", text: data.mark.reason })) : null,
       games.length
         ? games.map((g) => gamePanel(g, data.games[g], data.bots?.[g] ?? {}))
         : h("div", { class: "panel" }, h("p", { class: "empty", text: t("profile_no_games") })),
@@ -196,7 +201,8 @@ export function mount(root, app, { name }) {
         : h("p", { class: "empty", text: t("profile_no_recent") }));
   }
 
-  getJson(`/api/players/${encodeURIComponent(name)}`)
+  // With the token: one's own profile carries one's mark, if an operator made one.
+  request(`/api/players/${encodeURIComponent(name)}`)
     .then((d) => { data = d; }, (e) => { error = e; })
     .finally(render);
   const off = onLang(render);

@@ -182,7 +182,9 @@ export function controls() {
     button.dataset.muted = String(muted);
     button.setAttribute("aria-pressed", String(muted));
     button.setAttribute("aria-label", t("feel_mute"));
-    button.title = `${t(muted ? "feel_sound_off" : "feel_sound_on")} (Shift+M)`;
+    // The tooltip says the button's name, as its accessible name does ("Ton aus", a toggle:
+    // aria-pressed and the slashed note say whether it is on); before, "Töne an" (issue 30).
+    button.title = `${t("feel_mute")} (Shift+M)`;
     slider.value = String(volume);
     slider.setAttribute("aria-label", t("feel_volume"));
     slider.setAttribute("aria-valuetext", muted ? t("feel_sound_off") : `${volume} %`);

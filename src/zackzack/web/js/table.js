@@ -11,6 +11,7 @@ import { icon } from "./icons.js";
 import { count, onLang, seconds, t } from "./i18n.js";
 import { announce, interrupt } from "./live.js";
 import { botLabel, LEVELS } from "./lobby.js";
+import { reportPart } from "./moderation.js";
 import { askName, needsName } from "./names.js";
 import { net } from "./net.js";
 import { ratingNode } from "./rating.js";
@@ -48,6 +49,8 @@ class TablePage {
     this.offer = null;
     this.asking = null; // the join or watch sent and not answered yet (asked again after a reconnect)
     this.offs = [];
+    /** @type {Set<string>} */
+    this.reported = new Set(); // the reports sent from this page (js/moderation.js)
 
     this.lagChip = h("span", { class: "lag-chip", hidden: true },
       h("span", { class: "lag-dot", "aria-hidden": "true" }), h("span", { class: "lag-ms" }), h("small"));
@@ -534,7 +537,9 @@ class TablePage {
       h("td", { class: "place", text: place ? t("place_n", { n: place }) : "" }),
       h("td", { class: "who" },
         h("span", { class: "dot", style: { "--seat": `var(--seat-${seat % 6})` } }), this.who(seat),
-        last.winner === seat ? icon("trophy", "🏆") : null),
+        last.winner === seat ? icon("trophy", "🏆") : null,
+        phase === "between" && info.seats[seat]?.kind === "human" && info.seats[seat].ready
+          ? h("span", { class: "ready-mark", text: ` ✓ ${t("is_ready")}` }) : null),
       h("td", { class: "num", text: last.scores[seat] }),
       tournament ? h("td", { class: "num total", text: view.totals[seat] }) : null));
     const head = h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("a11y_place") })),
@@ -547,6 +552,17 @@ class TablePage {
       h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows)));
     if (phase === "between") {
       panel.append(h("p", { class: "next-round", dataset: { at: view.next_round_at ?? "" } }));
+      // Ready when you are (issue 30): the next round starts once every person is ready.
+      const mine = this.me === null ? null : info.seats[this.me];
+      if (mine && mine.kind === "human" && !mine.bot) {
+        const waiting = info.seats.filter((s) => !s.ready).length;
+        panel.append(h("div", { class: "wait-actions" }, mine.ready
+          ? h("p", { class: "hint ready-next-done", role: "status", text: count("ready_next_done", waiting) })
+          : h("button", {
+            class: "btn btn-gold btn-big", type: "button", id: "ready-next", text: t("ready_next"),
+            onclick: () => net.send({ type: "ready", ready: true }),
+          })));
+      }
     } else {
       if (!single) panel.insertBefore(h("div", { class: "match-over" },
         h("small", { text: t("match_over") }),
@@ -569,9 +585,14 @@ class TablePage {
         buttons.append(h("a", { class: "btn", href: `/matches/${info.match}`, "data-link": "" }, t("open_match")));
       }
       buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("to_lobby")));
+      // Report another person of the match (js/moderation.js): a reason from a short list.
+      const others = info.seats.flatMap((s, seat) => (s.kind === "human" && s.player && seat !== this.me
+        && s.player !== net.player ? [{ player: s.player, name: s.name ?? "" }] : []));
+      const report = this.me !== null ? reportPart(info.match, others, this.reported, (text, detail) => this.app.toast(text, detail)) : null;
       // How everyone played: it comes in the table message right after the end.
       // The actions before the statistics: on a phone they show without scrolling (issue 30).
       panel.append(buttons);
+      if (report) panel.append(report);
       const stats = statsPanel(info.stats, { who: (seat) => this.name(seat), me: this.me });
       if (stats) panel.append(stats);
     }

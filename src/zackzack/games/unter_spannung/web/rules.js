@@ -9,6 +9,10 @@ export const WORDS = {
   stalemate: "nichts_geht_mehr",
 };
 
+// More quick games the lobby offers beside the single round, as prominently (issue 30): the
+// tournament (2 × players rounds) against the same bots. `key` its words, `options` its options.
+export const QUICK = [{ key: "quick_us_tournament", options: { tournament: true } }];
+
 // The page's sections, made with js/rules.js's helpers: `p(key, cards)` a paragraph,
 // `example(items, caption)` cards in a row, `said(key, cards)` a sentence with card chips,
 // `race` the section every game shares.
