@@ -203,9 +203,10 @@ class DelayNet:
     ``jitter``: each one-way trip varies by this fraction of itself (uniform, never
     reordering); ``slot``: which part of 198.18.0.0/15 (``None``: the first free one).
 
-    >>> import delaynet  # doctest: +SKIP
-    >>> with delaynet.DelayNet([10, 100]) as net:  # doctest: +SKIP
-    ...     sock = net.connect(net.clients[1], (net.server_address, 8000))
+    For example (root only, so not a doctest)::
+
+        with DelayNet([10, 100]) as net:
+            sock = net.connect(net.clients[1], (net.server_address, 8000))
     """
 
     _count = itertools.count()

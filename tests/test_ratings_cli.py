@@ -3,6 +3,7 @@ exactly, restores a tampered one, and ``--check`` reports without writing."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -157,3 +158,22 @@ def test_rebuild_of_an_empty_database_and_a_missing_folder(
     assert "0 matches, 0 rating changes" in capsys.readouterr().err
     assert main(["ratings", "rebuild", "--db", str(tmp_path / "no" / "z.db")]) == 2
     assert "zackzack ratings: error:" in capsys.readouterr().err
+
+
+def test_mark_remove_results_rebuilds_without_the_players_matches(
+        store: Store, wall: Wall, where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    fill(store, wall)
+    _, changes = history(store)
+    assert main(["moderation", "mark", "p_dia", "--remove-results", "--reason", "scripted",
+                 "--db", where, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "done": "mark", "player": "p_dia", "removed_matches": ["m_01", "m_08", "m_09"]}
+    _, after = history(store)
+    # every participant's changes of Dia's matches are gone; m_02 to m_04 never depended on
+    # them, m_05 is replayed from new ratings
+    assert [c for c in after if c[0] != "m_05"] == [
+        c for c in changes if c[0] in ("m_02", "m_03", "m_04")]
+    assert {(c[1], c[6], c[7]) for c in after if c[0] == "m_05"} == {
+        (player, NEW.mu, NEW.sigma) for player in ("p_ann", "p_bob", "p_cem")}
+    assert store.ratings_of("p_dia") == {}
+    assert rebuild(store, check=True).differences == []  # a plain rebuild keeps it so

@@ -4,7 +4,8 @@ Whoever runs a server makes an account an *operator* from the command line
 (``zackzack moderation grant NAME``); operators (and the command line) review the queue of
 flags — the fair-play detector's (``zackzack.fairplay``, source ``timing``) and players'
 reports (source ``reports``) — and act: *mark* a player (hidden from every leaderboard,
-barred from rated tables and queues; the player reads the reason on their profile), unmark,
+barred from rated tables and queues; the player reads the reason on their profile; if asked,
+their past results removed from the ratings by a rebuild without their matches), unmark,
 rename an offensive name, close an account, clear a flag. Every act goes into the audit log
 with who did it and why; nothing is ever done automatically to a player.
 
@@ -27,7 +28,7 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, select, update
 
 from zackzack.fairplay import Reaction, assess, reactions
-from zackzack.store import Status, Store
+from zackzack.store import RatedMatch, Status, Store
 from zackzack.store.schema import (
     audit,
     flags,
@@ -120,9 +121,16 @@ def role_of(store: Store, player_id: str) -> str | None:
 # Marks ------------------------------------------------------------------------------------
 
 
-def mark(store: Store, player_id: str, reason: str, *, actor: str) -> None:
+def mark(store: Store, player_id: str, reason: str, *, actor: str,
+         remove_results: bool = False) -> list[str] | None:
     """Mark the player: off every leaderboard, barred from rated play; the reason is theirs
-    to read. A mark already there gets the new reason."""
+    to read. A mark already there gets the new reason.
+
+    ``remove_results``: then rebuild every rating (``zackzack ratings rebuild``'s
+    :func:`zackzack.ratings_cli.rebuild`) without the stored matches that changed ratings
+    and that the player took part in; every participant's changes from those matches are
+    dropped for good (unmarking does not bring them back). The ids of those matches (also in
+    the audit log, act ``remove_results``); ``None`` without ``remove_results``."""
     reason = _require(reason)
     with store.engine.begin() as conn:
         conn.execute(delete(marks).where(marks.c.player_id == player_id))
@@ -130,8 +138,22 @@ def mark(store: Store, player_id: str, reason: str, *, actor: str) -> None:
                                           marked_at=_ms(store), marked_by=actor))
         conn.execute(update(ratings).where(ratings.c.player_id == player_id)
                      .values(listed=False))
-        _log(conn, store, actor, "mark", player_id, reason)
+        _log(conn, store, actor, "mark", player_id, reason,
+             {"remove_results": True} if remove_results else None)
     _barred.clear()
+    if not remove_results:
+        return None
+    from zackzack.ratings_cli import rebuild
+
+    def took_part(match: RatedMatch) -> bool:
+        return any(seat.player == player_id for seat in match.seats)
+
+    rebuilt = rebuild(store, skip=took_part)
+    removed = list(rebuilt.skipped)
+    with store.engine.begin() as conn:
+        _log(conn, store, actor, "remove_results", player_id, reason,
+             {"matches": removed, "replayed": rebuilt.matches})
+    return removed
 
 
 def unmark(store: Store, player_id: str, reason: str, *, actor: str) -> None:

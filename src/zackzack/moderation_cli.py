@@ -21,6 +21,7 @@ examples:
   zackzack moderation scan --db zackzack.db
   zackzack moderation flags --db zackzack.db
   zackzack moderation mark Bot3000 --reason "scripted timing: score 21 over 250 reactions"
+  zackzack moderation mark Bot3000 --remove-results --reason "scripted" --db zackzack.db
   zackzack moderation rename Rude --to Player42 --reason "offensive name"
   zackzack moderation log --db zackzack.db
 """
@@ -55,7 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_argument("--all", action="store_true", help="cleared flags too")
     clear = command("clear", "clear a player's open flags of a game (reviewed, nothing to do)")
     clear.add_argument("--game", required=True)
-    command("mark", "mark a player: off the leaderboards, barred from rated play")
+    mark = command("mark", "mark a player: off the leaderboards, barred from rated play")
+    mark.add_argument("--remove-results", action="store_true",
+                      help="also rebuild every rating without the matches they took part "
+                      "in (every participant's changes from those are dropped; unmarking "
+                      "does not bring them back; stop the server first, as for ratings "
+                      "rebuild)")
     command("unmark", "lift a player's mark")
     rename = command("rename", "give a player another name")
     rename.add_argument("--to", required=True, metavar="NAME", help="the new name")
@@ -74,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     actor = f"cli:{getpass.getuser()}"
     try:
         found: Any
+        removed: list[str] | None = None
         if args.action == "scan":
             found = moderation.scan(store, games=args.game)
             text = [f"{f['player']} {f['game']} score {f['score']:.1f}" for f in found] or [
@@ -95,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
             elif args.action == "clear":
                 moderation.clear(store, player, args.game, args.reason, actor=actor)
             elif args.action == "mark":
-                moderation.mark(store, player, args.reason, actor=actor)
+                removed = moderation.mark(store, player, args.reason, actor=actor,
+                                          remove_results=args.remove_results)
             elif args.action == "unmark":
                 moderation.unmark(store, player, args.reason, actor=actor)
             elif args.action == "rename":
@@ -104,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
                 moderation.close(store, player, args.reason, actor=actor)
             found = {"done": args.action, "player": player}
             text = [f"{args.action}: {player}"]
+            if args.action == "mark" and removed is not None:
+                found["removed_matches"] = removed
+                text.append(f"ratings rebuilt without their {len(removed)} rated matches")
     finally:
         store.close()
     print(json.dumps(found, indent=1) if args.json else "\n".join(text))

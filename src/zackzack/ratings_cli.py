@@ -13,7 +13,7 @@ import json
 import shlex
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -210,14 +210,19 @@ class Rebuilt:
     ratings: dict[tuple[str, str, str], RatingRow]
     differences: list[str]
     matches: int
+    skipped: tuple[str, ...] = ()
+    """The matches left out (``skip``), by id: none of their changes was replayed."""
 
 
-def replay(matches: Iterable[RatedMatch], stored: Store | None = None) -> Rebuilt:
+def replay(matches: Iterable[RatedMatch], stored: Store | None = None, *,
+           skip: Callable[[RatedMatch], bool] | None = None) -> Rebuilt:
     """Recompute every change of ``matches`` (in their order) with
     :func:`zackzack.ratings.match_changes`; each one starts from the rating the replay has
     reached, its σ grown with the time since that player's last match, as the live server
     does. ``stored``: also compare the stored ratings with the result (a deleted player has
-    none: the store keeps their changes, not their ratings)."""
+    none: the store keeps their changes, not their ratings). ``skip``: the matches to leave
+    out, with every participant's changes (a marked player's results removed, see
+    ``zackzack.moderation.mark``)."""
     from zackzack import ratings
     from zackzack.ratings import NEW
     from zackzack.store import RatingRow, StoredChange
@@ -226,8 +231,12 @@ def replay(matches: Iterable[RatedMatch], stored: Store | None = None) -> Rebuil
     changes: list[StoredChange] = []
     differences: list[str] = []
     deleted: set[str] = set()
+    skipped: list[str] = []
     count = 0
     for match in matches:
+        if skip is not None and skip(match):
+            skipped.append(match.id)
+            continue
         count += 1
         deleted.update(seat.player for seat in match.seats if seat.deleted and seat.player)
         at = match.changes[0].at if match.changes else (match.ended_at or 0)
@@ -265,7 +274,7 @@ def replay(matches: Iterable[RatedMatch], stored: Store | None = None) -> Rebuil
                     f"{player} {game_name} {pool}: stored μ {have.mu:.6f} σ {have.sigma:.6f} "
                     f"({have.matches} matches), rebuilt μ {row.mu:.6f} σ {row.sigma:.6f} "
                     f"({row.matches} matches)")
-    return Rebuilt(changes, state, differences, count)
+    return Rebuilt(changes, state, differences, count, tuple(skipped))
 
 
 def _differs(a: float, b: float) -> bool:
@@ -297,12 +306,29 @@ def _compare(match: RatedMatch, made: Sequence[RatingChange]) -> list[str]:
     return found
 
 
-def rebuild(store: Store, *, check: bool = False) -> Rebuilt:
-    """Replay the store's rated matches; unless ``check``, replace its ratings with the
-    result."""
-    rebuilt = replay(store.rated_matches_in_order(), store)
-    if not check:
-        store.replace_ratings(rebuilt.changes, rebuilt.ratings)
+REBUILD_TRIES = 3
+"""A rebuild worked out while a live server finished a rated match is worked out again, at
+most this many times in all."""
+
+
+def rebuild(store: Store, *, check: bool = False,
+            skip: Callable[[RatedMatch], bool] | None = None) -> Rebuilt:
+    """Replay the store's rated matches (but those ``skip`` leaves out, whose changes are
+    dropped); unless ``check``, replace its ratings with the result."""
+    from zackzack.store import StoreError
+
+    for tries in range(1, REBUILD_TRIES + 1):
+        last = store.last_rating_change()
+        rebuilt = replay(store.rated_matches_in_order(), store, skip=skip)
+        if check:
+            break
+        try:
+            store.replace_ratings(rebuilt.changes, rebuilt.ratings, last=last)
+        except StoreError:
+            if tries == REBUILD_TRIES:
+                raise
+            continue
+        break
     return rebuilt
 
 
@@ -316,6 +342,8 @@ def run_rebuild(args: argparse.Namespace) -> int:
         raise ValueError(str(error)) from None
     try:
         rebuilt = rebuild(store, check=args.check)
+    except StoreError as error:
+        raise ValueError(f"{error}: run it again (or stop the server first)") from None
     finally:
         store.close()
     for line in rebuilt.differences:

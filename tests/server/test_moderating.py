@@ -167,3 +167,30 @@ def test_reports_feed_the_queue_once_per_match(world: tuple[TestClient, Store],
     limited = report(anna_token)
     assert limited.status_code == 429 and limited.json()["error"] == "rate_limited"
     assert int(limited.headers["Retry-After"]) > 0
+
+
+def test_a_mark_can_remove_the_players_rated_results(world: tuple[TestClient, Store]) -> None:
+    http, store = world
+    olga, token = guest(http, "Olga")
+    moderation.grant(store, olga, "operator", actor="cli:root", reason="runs it")
+    bot, _ = guest(http, "Bot")
+    anna, _ = guest(http, "Anna")
+    play(store, "m1", GAME, [anna, bot], [2, 1])
+    play(store, "m2", GAME, [anna, olga], [1, 2])
+    book = http.app.state.server.lobby.ratings  # type: ignore[attr-defined]
+    assert book.standing(anna, GAME).matches == 2  # read into the server's book
+    bad = http.post("/api/moderation/mark", json={"player": bot, "reason": "scripted",
+                                                  "remove_results": "yes"}, headers=auth(token))
+    assert bad.status_code == 400 and moderation.marked(store, bot) is None
+    done = http.post("/api/moderation/mark", json={"player": bot, "reason": "scripted",
+                                                   "remove_results": True}, headers=auth(token))
+    assert done.json() == {"ok": True, "act": "mark", "player": bot, "name": "Bot",
+                           "removed_matches": ["m1"]}
+    assert store.ratings_of(bot) == {}
+    assert store.ratings_of(anna)[GAME, "rated"].matches == 1
+    assert book.standing(anna, GAME).matches == 1  # the server read them again
+    assert [m.id for m in store.rated_matches_in_order()] == ["m2"]
+    log = http.get("/api/moderation/log", headers=auth(token)).json()["log"]
+    assert [(e["act"], e["player"], e["detail"]) for e in log[:2]] == [
+        ("remove_results", bot, {"matches": ["m1"], "replayed": 1}),
+        ("mark", bot, {"remove_results": True})]

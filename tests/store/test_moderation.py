@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from store.kit import play
 from zackzack import moderation
-from zackzack.ratings import Pool
+from zackzack.ratings import NEW, Pool, update
+from zackzack.ratings_cli import rebuild
 from zackzack.server.identity import Player
 from zackzack.server.protocol import ProtocolError
 from zackzack.server.room import rated_check
@@ -81,3 +83,35 @@ def test_the_queue_takes_flags_and_clears_them(store: Store) -> None:
     assert not moderation._flag(store, "p1", GAME, "timing", 12.0, {"n": 210})
     assert moderation._flag(store, "p1", GAME, "timing", 14.0, {"n": 260})
     assert len(moderation.queue(store)) == 1
+
+
+def test_a_mark_can_remove_the_players_rated_results(tmp_path: Path) -> None:
+    store = Store(database_url(str(tmp_path / "r.db")), wall=lambda: 1_000_000.0)
+    for n, name in enumerate(["Anna", "Ben", "Cleo"]):
+        store.add_player(PlayerRecord(f"p{n}", name), f"h{n}")
+    play(store, "m1", GAME, ["p0", "p1"], [1, 2])
+    play(store, "m2", GAME, ["p0", "p2"], [2, 1])
+    play(store, "m3", GAME, ["p1", "p2"], [1, 2])
+    play(store, "m4", GAME, ["p0", "p2"], [1, 2])
+    anna_before = store.ratings_of("p0")[GAME, "rated"]
+    assert anna_before.matches == 3
+
+    removed = moderation.mark(store, "p1", "scripted", actor="cli:op", remove_results=True)
+    assert removed == ["m1", "m3"]
+    anna, cleo = update([NEW, NEW], [2, 1], GAME)  # m2 and m4 only, from new ratings
+    anna, cleo = update([anna, cleo], [1, 2], GAME)
+    assert store.ratings_of("p0")[GAME, "rated"] == RatingRow(anna.mu, anna.sigma, 2,
+                                                              1_000_000_000)
+    assert store.ratings_of("p2")[GAME, "rated"] == RatingRow(cleo.mu, cleo.sigma, 2,
+                                                              1_000_000_000)
+    assert store.ratings_of("p1") == {}  # Ben's and his opponents' changes of m1, m3 gone
+    assert [(c.match_id, c.change.player_id) for m in store.rated_matches_in_order()
+            for c in m.changes] == [("m2", "p0"), ("m2", "p2"), ("m4", "p0"), ("m4", "p2")]
+    assert [(e["act"], e["detail"]) for e in moderation.audit_log(store)] == [
+        ("remove_results", {"matches": ["m1", "m3"], "replayed": 2}),
+        ("mark", {"remove_results": True})]
+    # unmarking lists Ben again but brings nothing back, nor does a rebuild
+    moderation.unmark(store, "p1", "appeal", actor="cli:op")
+    assert rebuild(store).differences == []
+    assert store.ratings_of("p1") == {} and store.ratings_of("p0")[GAME, "rated"].matches == 2
+    store.close()

@@ -66,6 +66,15 @@ class Act(Struct, forbid_unknown_fields=True, frozen=True):
     reason: Reason = ""
 
 
+class MarkAct(Struct, forbid_unknown_fields=True, frozen=True):
+    """Mark ``player`` because ``reason``; ``remove_results``: their past rated results
+    removed from the ratings too."""
+
+    player: Id
+    reason: Reason = ""
+    remove_results: bool = False
+
+
 class RenameAct(Struct, forbid_unknown_fields=True, frozen=True):
     """Call ``player`` ``name`` from now on, because ``reason``."""
 
@@ -245,14 +254,21 @@ async def audit_log(request: Request) -> Response:
 
 
 async def mark(request: Request) -> Response:
-    """``POST /api/moderation/mark`` ``{"player", "reason"}``: off every leaderboard, barred
-    from rated play; the player reads the reason on their profile."""
+    """``POST /api/moderation/mark`` ``{"player", "reason"[, "remove_results"]}``: off every
+    leaderboard, barred from rated play; the player reads the reason on their profile.
+    ``remove_results``: every rating rebuilt without the matches they took part in (the
+    answer's ``removed_matches``), the ratings the server keeps read again."""
     operator = await _operator(request)
-    body = await _body(request, Act)
+    body = await _body(request, MarkAct)
     server = _server(request)
     player, reason = _target(server, body.player), _reason(body.reason)
-    moderation.mark(server.store, player.id, reason, actor=_actor(operator))
-    return _done("mark", player, operator)
+    if not body.remove_results:
+        moderation.mark(server.store, player.id, reason, actor=_actor(operator))
+        return _done("mark", player, operator)
+    removed = await run_in_threadpool(moderation.mark, server.store, player.id, reason,
+                                      actor=_actor(operator), remove_results=True)
+    server.lobby.ratings.forget()
+    return _done("mark", player, operator, removed_matches=removed)
 
 
 async def unmark(request: Request) -> Response:

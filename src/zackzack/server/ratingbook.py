@@ -38,6 +38,10 @@ class RatingBook:
             for player_id in player_ids:
                 self._known.pop(player_id, None)
 
+    def forget(self) -> None:
+        """Read every rating from the store again at its next use (they were rebuilt)."""
+        self._known.clear()
+
     def _of(self, player_id: str) -> dict[tuple[str, Pool], Standing]:
         found = self._known.get(player_id)
         if found is None:

@@ -1014,13 +1014,24 @@ class Store:
             if current is not None:
                 yield _rated_match(current, changes)
 
+    def last_rating_change(self) -> int:
+        """The ``seq`` of the newest stored rating change (0: none yet)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.max(rating_changes.c.seq))).scalar() or 0)
+
     @_reconnecting
     def replace_ratings(self, changes: Sequence[StoredChange],
-                        rated: Mapping[tuple[str, str, str], RatingRow]) -> None:
+                        rated: Mapping[tuple[str, str, str], RatingRow], *,
+                        last: int | None = None) -> None:
         """Replace every rating change (stored in the order given, ``seq`` anew) and every
-        rating (by player, game and pool; deleted players get none) in one transaction."""
+        rating (by player, game and pool; deleted players get none) in one transaction.
+        ``last``: the :meth:`last_rating_change` the replacement was worked out from; a
+        ``StoreError`` and nothing written if a match has changed ratings since."""
         with self._writer.begin():
             conn = self._writer
+            if last is not None and int(conn.execute(
+                    select(func.max(rating_changes.c.seq))).scalar() or 0) != last:
+                raise StoreError("a match changed ratings while they were rebuilt")
             conn.execute(delete(ratings))
             conn.execute(delete(rating_changes))
             if changes:

@@ -301,7 +301,7 @@ class CodeScreen(ModalScreen[str | None]):
         """The code field."""
         with Vertical() as form:
             form.border_title = tr("code_title", self.lang)
-            yield Field(placeholder="K7M2QX", id="code")
+            yield Field(placeholder=tr("code_example", self.lang), id="code")
             yield Static(id="code_error")
             yield Static(tr("code_hint", self.lang), classes="hint")
 

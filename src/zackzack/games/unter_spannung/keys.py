@@ -1,10 +1,12 @@
-"""Unter Spannung's keys: ``1``–``9``, ``0``, then the letters row by row name the hand
-cards; the arrows and Enter reach any card of a longer hand; Space draws. The hand keys do
-not follow the keyboard's layout.
+"""Unter Spannung's keys: ``1``–``9``, ``0``, then the letters row by row (``q`` left out:
+it asks to quit) name the hand cards; the arrows and Enter reach any card of a longer hand;
+Space draws. The hand keys do not follow the keyboard's layout.
 
 >>> keys = scheme()
->>> keys.command("1"), keys.command("q"), keys.command("space"), keys.command("y")
-(HandCard(index=0), HandCard(index=10), DrawCard(), HandCard(index=15))
+>>> keys.command("1"), keys.command("w"), keys.command("space"), keys.command("y")
+(HandCard(index=0), HandCard(index=10), DrawCard(), HandCard(index=14))
+>>> keys.command("q")
+AskQuit()
 """
 
 from __future__ import annotations

@@ -84,6 +84,7 @@ export function headerButton() {
   };
   net.on("welcome", draw);
   net.on("account", draw);
+  net.on("renamed", draw); // a chosen name replaces "Gast 1234" at once, not at the next welcome
   net.on("status", draw);
   onLang(draw);
   draw();

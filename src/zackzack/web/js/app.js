@@ -32,7 +32,7 @@ const app = {
 
   go(path, params = {}) {
     history.pushState({}, "", path);
-    route(params);
+    route(params, true);
   },
 
   // Change the address without a new page (the table moved: a rematch, a created table).
@@ -93,7 +93,10 @@ const app = {
   },
 };
 
-function route(params = {}) {
+// `moved`: a navigation inside the app (a link, back and forward, a created table), after
+// which the focus goes to the new page (`focusPage`); the first page keeps the browser's own.
+function route(params = {}, moved = false) {
+  const focused = document.activeElement;
   page?.unmount();
   page = null;
   const path = location.pathname;
@@ -135,6 +138,46 @@ function route(params = {}) {
     else a.removeAttribute("aria-current");
   }
   window.scrollTo(0, 0);
+  if (moved) focusPage(focused);
+}
+
+// After a navigation the focus starts at the top of the new page, as after a page load, so a
+// keyboard or screen-reader user does not begin on the body (or on the old page's link): on
+// the page's main heading, or on `main` while the page has none yet. A page that put the
+// focus somewhere itself (a dead link's way back, a form field) keeps it. Pages draw their
+// heading late or again (a table page when the table arrives, a list when its data does):
+// for a little while, until the player presses or taps something, a focus we placed follows
+// the heading, and one lost with a redrawn heading comes back.
+let settling = null;
+function focusPage(before) {
+  settling?.();
+  const now = document.activeElement;
+  if (now && now !== document.body && now !== before && now.isConnected) return;
+  const place = () => {
+    const heading = /** @type {HTMLElement | null} */ (root.querySelector("h1"));
+    const target = heading && heading.getClientRects().length ? heading : root;
+    if (document.activeElement === target) return;
+    if (target !== root) target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+  };
+  place();
+  const observer = new MutationObserver(() => {
+    const at = document.activeElement;
+    if (!at || at === document.body || at === root || (at.tagName === "H1" && root.contains(at))) place();
+    else stop();
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  const timer = setTimeout(() => stop(), 3000);
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    removeEventListener("keydown", stop, true);
+    removeEventListener("pointerdown", stop, true);
+    settling = null;
+  };
+  addEventListener("keydown", stop, true);
+  addEventListener("pointerdown", stop, true);
+  settling = stop;
 }
 
 // The server cannot store the game right now, or can again (docs/protocol.md, `notice`).
@@ -144,7 +187,7 @@ net.on("notice", (msg) => app.toast(errorText(msg)));
 net.on("table", (msg) => {
   if (document.body.dataset.page !== "table" && document.body.dataset.page !== "learn") {
     history.pushState({}, "", `/t/${msg.table.code}`);
-    route();
+    route({}, true);
     net.emit("table", msg); // the new page missed this one
   }
 });
@@ -188,10 +231,14 @@ function renderChrome() {
   langButton.setAttribute("aria-label", langButton.title);
   const speech = $("#speech-toggle");
   speech.hidden = !supported;
-  speech.replaceChildren(icon(speaking() ? "speaker" : "mute"));
-  speech.title = speaking() ? t("speech_on") : t("speech_off");
+  // Like the sound switch: the name says what it does ("Ansagen vorlesen"), the tooltip says
+  // the same, aria-pressed and the icon (a bubble with words, or slashed and dashed) whether
+  // it is on; before, a muted speaker and "Ansagen stumm" looked like the sound's (issue 30).
+  speech.replaceChildren(icon(speaking() ? "talk" : "talk_off"));
+  speech.dataset.on = String(speaking());
+  speech.title = t("a11y_speech");
   speech.setAttribute("aria-pressed", String(speaking()));
-  speech.setAttribute("aria-label", t("a11y_speech")); // the name stays, aria-pressed says on/off
+  speech.setAttribute("aria-label", t("a11y_speech"));
   $("#help-toggle").title = t("help");
   $("#help-toggle").setAttribute("aria-label", t("a11y_help_button", { help: t("help") }));
   $("#conn").textContent = t(`conn_${net.status}`);
@@ -245,7 +292,7 @@ document.addEventListener("click", (e) => {
   e.preventDefault();
   if (a.getAttribute("href") !== location.pathname + location.search) app.go(a.getAttribute("href"));
 });
-window.addEventListener("popstate", () => route());
+window.addEventListener("popstate", () => route({}, true));
 // The skip link focuses the page's content (a "#app" in the address would route again).
 $("#skip").addEventListener("click", (e) => {
   e.preventDefault();

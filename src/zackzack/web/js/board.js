@@ -40,6 +40,7 @@ export function updatePlate(el, seat, ctx, countsOf = handCounts) {
   const info = ctx.seatInfo(seat);
   const name = ctx.name(seat);
   el.querySelector(".plate-name").textContent = name;
+  el.title = name; // a name cut with "…" shows whole on hover; `.plate-say` says it whole
   const avatar = el.querySelector(".avatar");
   const letter = info?.kind === "bot" ? "bot" : (name.trim()[0] ?? "?").toUpperCase();
   if (avatar.dataset.letter !== letter) {

@@ -112,6 +112,13 @@ export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+// A touch-only device (no hover, a coarse pointer: a phone, a tablet): its player is told to
+// tap, never to press a key (base.css hides the key marks on buttons and in hints there).
+export const TOUCH_ONLY = "(hover: none) and (pointer: coarse)";
+export function touchOnly() {
+  return window.matchMedia?.(TOUCH_ONLY).matches ?? false;
+}
+
 /** @param {string} key @param {string | null} [value] @returns {string | null | undefined} */
 export function store(key, value) {
   try {

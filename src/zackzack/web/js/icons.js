@@ -4,6 +4,10 @@
 const PATHS = {
   speaker: "M4 9h4l5-4v14l-5-4H4z M16 9a4 4 0 0 1 0 6 M18.5 6.5a7.5 7.5 0 0 1 0 11",
   mute: "M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6",
+  // The speech switch: a speech bubble with lines of words; off, the bubble is empty and
+  // slashed (a muted speaker would say "sound off", which is the sound switch's).
+  talk: "M4 5h16v11h-9l-5 4v-4H4z M8 9h8 M8 12h5",
+  talk_off: "M4 5h16v11h-9l-5 4v-4H4z M3 3l18 18",
   bot: "M6 9h12v10H6z M12 5v4 M9 13h.01 M15 13h.01 M9.5 16.5h5 M3 13v3 M21 13v3 M12 3.5h.01",
   trophy: "M7 4h10v4a5 5 0 0 1-10 0z M7 6H4a3 3 0 0 0 3 4 M17 6h3a3 3 0 0 1-3 4 M12 13v4 M8 20h8 M9 17h6v3H9z",
   eye: "M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12z M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6",

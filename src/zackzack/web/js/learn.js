@@ -189,13 +189,19 @@ class LearnPage {
       return;
     }
     const step = steps[Math.min(this.step, steps.length - 1)];
-    const cards = Object.fromEntries(Object.entries(step.cards).map(([k, c]) => [k, chip(this.game, c)]));
+    const words = (s) => parts(s.key, Object.fromEntries(Object.entries(s.cards)
+      .map(([k, c]) => [k, chip(this.game, c)])));
     this.coach.replaceChildren(
       h("div", { class: "coach-main" },
         h("b", { class: "coach-step", dataset: { step: this.step + 1 },
           text: t("learn_step_n", { n: this.step + 1, m: steps.length }) }),
-        h("p", { class: "coach-text", dataset: { key: this.table ? step.key : "" } },
-          this.table ? parts(step.key, cards) : t("loading"))),
+        // The coach keeps the height of its longest step: every step's words lie in the same
+        // grid cell, the others unseen (and hidden from screen readers), so the table below
+        // does not move by a line (~24 px) from one step to the next (issue 30).
+        h("div", { class: "coach-room" },
+          h("p", { class: "coach-text", dataset: { key: this.table ? step.key : "" } },
+            this.table ? words(step) : t("loading")),
+          steps.map((s) => h("p", { class: "coach-ghost", "aria-hidden": "true" }, words(s))))),
       h("div", { class: "coach-progress", "aria-hidden": "true" },
         steps.map((_, i) => h("span", { class: i < this.step ? "past" : i === this.step ? "now" : "" }))));
     this.say();

@@ -409,12 +409,13 @@ export function mount(root, app) {
       const row = h("li", { class: "seat-row" }, h("span", { class: "seat-no", text: i + 1 }), kind,
         i === yours ? h("span", { class: "you-tag", text: t("seat_you") }) : null);
       if (seat.kind === "bot") {
-        const level = h("select", { name: `seat-${i}-level`, "aria-label": t("level") },
+        const level = h("select", { name: `seat-${i}-level`, "aria-label": t("a11y_seat_level", { n: i + 1 }) },
           LEVELS.map((l) => h("option", { value: l, selected: seat.level === l }, t(`level_${l}`))));
         level.addEventListener("change", () => { seat.level = level.value; saveDraft(); });
         // "" is the server's default strategy (the first); one it does not know is dropped.
         if (STRATEGIES.length && seat.strategy && !STRATEGIES.slice(1).includes(seat.strategy)) seat.strategy = "";
-        const strategy = h("select", { name: `seat-${i}-strategy`, class: "strategy", "aria-label": t("strategy_pick") },
+        const strategy = h("select", { name: `seat-${i}-strategy`, class: "strategy",
+          "aria-label": t("a11y_seat_strategy", { n: i + 1 }) },
           STRATEGIES.length ? STRATEGIES.map((name, k) => h("option", {
             value: k ? name : "", selected: (k ? name : "") === (seat.strategy ?? ""),
           }, k ? strategyName(name) : t("strategy_default", { name: strategyName(name) })))

@@ -23,6 +23,7 @@ export function rename(name) {
   if (!clean) return false;
   store("zz.name", clean);
   store("zz.named", "1");
+  net.emit("renamed", { name: clean }); // the header shows the new name at once (issue 30)
   // Between a hello and its welcome nothing can be sent: say it as soon as the welcome is in
   // (before a `create` waiting for the same welcome, which is registered after this).
   if (!net.send({ type: "rename", name: clean })) {

@@ -11,10 +11,12 @@ export function statsPanel(stats, { who, me = null }) {
   if (!Array.isArray(stats) || !stats.length) return null;
   const ms = (v) => (v === null || v === undefined ? "–" : t("stats_ms", { ms: v }));
   const rows = stats.map((s) => h("tr", { class: `${s.seat === me ? "me" : ""}${s.bot ? " bot" : ""}`, dataset: { seat: s.seat } },
-    h("th", { class: "who", scope: "row" },
+    // The name on one line, a long one ending in "…": all of it is the header cell's text
+    // (what a screen reader says) and the tooltip (issue 30).
+    h("th", { class: "who", scope: "row" }, h("span", { class: "who-line" },
       h("span", { class: "dot", style: { "--seat": `var(--seat-${s.seat % 6})` } }),
       s.bot ? icon("bot", t("stats_bot")) : null,
-      who(s.seat),
+      h("span", { class: "who-name", text: who(s.seat), title: who(s.seat) })),
       s.bot ? h("small", { class: "stats-kind", text: ` (${t("stats_bot")})` }) : null,
       s.seat === me && !s.bot ? h("small", { class: "stats-kind", text: ` (${t("you")})` }) : null),
     h("td", { class: "num", text: s.played }),

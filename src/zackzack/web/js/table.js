@@ -4,7 +4,7 @@
 
 import { plate, updatePlate } from "./board.js";
 import { describe } from "./describe.js";
-import { append, clear, h, store } from "./dom.js";
+import { append, clear, h, store, touchOnly } from "./dom.js";
 import { errorDetail, errorText } from "./errors.js";
 import { boardOr, words } from "./games.js";
 import { icon } from "./icons.js";
@@ -354,7 +354,7 @@ class TablePage {
       ? t("round_of", { n: view?.round ?? 1, m: 2 * info.seats.length })
       : t("round_n", { n: view?.round ?? 1 });
     append(clear(this.head), [
-      h("h1", { class: "table-title", text: info.title }),
+      h("h1", { class: "table-title", text: info.title, title: info.title }), // one line, "…"
       h("span", { class: "code-chip", title: t("code") }, h("small", { text: t("code") }), " ", info.code),
       info.rated ? h("span", { class: "rated-badge rated-chip", text: t("rated_badge") }) : null,
       view && view.phase !== "waiting" ? h("span", { class: "round-chip", text: rounds }) : null,
@@ -491,7 +491,7 @@ class TablePage {
           })))),
       h("ol", { class: "wait-seats" }, seatRows),
       actions,
-      h("p", { class: "hint", text: creator ? t(full && ready ? "all_ready" : "waiting_for")
+      h("p", { class: "hint", text: creator ? t(full && ready ? (touchOnly() ? "all_ready_touch" : "all_ready") : "waiting_for")
         : !seated ? t("spectating") : t("waiting_creator") }));
   }
 
@@ -535,11 +535,14 @@ class TablePage {
       : tournament ? standings(view.totals) : [...info.seats.keys()].map((seat) => ({ seat, place: null }));
     const rows = order.map(({ seat, place }) => h("tr", { class: seat === this.me ? "me" : "" },
       h("td", { class: "place", text: place ? t("place_n", { n: place }) : "" }),
-      h("td", { class: "who" },
-        h("span", { class: "dot", style: { "--seat": `var(--seat-${seat % 6})` } }), this.who(seat),
+      // One line: a long name ("Bot 2 · Profi" on a phone) ends in "…", and the whole of it
+      // is the cell's text (what a screen reader says) and its tooltip (issue 30).
+      h("td", { class: "who" }, h("span", { class: "who-line" },
+        h("span", { class: "dot", style: { "--seat": `var(--seat-${seat % 6})` } }),
+        h("span", { class: "who-name", text: this.who(seat), title: this.who(seat) }),
         last.winner === seat ? icon("trophy", "🏆") : null,
         phase === "between" && info.seats[seat]?.kind === "human" && info.seats[seat].ready
-          ? h("span", { class: "ready-mark", text: ` ✓ ${t("is_ready")}` }) : null),
+          ? h("span", { class: "ready-mark", text: ` ✓ ${t("is_ready")}` }) : null)),
       h("td", { class: "num", text: last.scores[seat] }),
       tournament ? h("td", { class: "num total", text: view.totals[seat] }) : null));
     const head = h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("a11y_place") })),
