@@ -44,7 +44,8 @@ def test_statistics_after_a_match_and_on_its_replay(new_page: Any, shot: Any,
     anna = person(new_page, "Anna")
     with dealt(monkeypatch, short_deal()):
         create_by_message(anna, {"type": "create", "game": "unter-spannung", "options": {},
-                                 "seats": [{"kind": "open"}, {"kind": "bot", "bot": "pro"}]})
+                                 # machine: a bot that never plays a wrong card by mistake
+                                 "seats": [{"kind": "open"}, {"kind": "bot", "bot": "machine"}]})
     anna.locator("#start:not([disabled])").click()
     wait_for_js(anna, "document.querySelector('.table-page')?.dataset.phase === 'playing'"
                       " && document.querySelectorAll('.board.us .hand .card').length === 2")
