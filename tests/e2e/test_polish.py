@@ -330,3 +330,137 @@ def test_the_tutorial_table_does_not_jump_between_steps(new_page: Any, shot: Any
     assert len(tops) == 1, f"the table moved between steps: its top at {tops} px (coach {coach})"
     moved = [s for s in shifts[:-1] if any("learn-table" in str(x["node"]) for x in s["sources"])]
     assert not moved, moved
+
+
+# The tutorial on a phone, before its first step, and step 4 ---------------------------------
+
+COACH_TEXTS = """() => {
+  window.__coachTexts = [];
+  const coach = document.querySelector('.learn-page .coach');
+  const note = () => {
+    const text = coach.querySelector('.coach-text')?.textContent;
+    if (text) window.__coachTexts.push(text);
+  };
+  new MutationObserver(note).observe(coach, {childList: true, subtree: true, characterData: true});
+}"""
+KEY_WORDS = ("drück", "Taste", "Leertaste")
+
+
+@pytest.mark.parametrize("touch", [True, False])
+def test_the_tutorial_says_tap_on_a_touch_screen_and_never_loading(new_page: Any, shot: Any,
+                                                                   touch: bool) -> None:
+    size = PHONE if touch else {}
+    page = new_page(locale="de-DE", touch=touch, **size)
+    for game in ("unter-spannung", "schnelllauf"):
+        page.goto(f"/learn/{game}")
+        page.wait_for_selector("#learn-start")
+        page.evaluate(COACH_TEXTS)
+        page.locator("#learn-start").click()
+        first = "learn_us_s1" if game == "unter-spannung" else "learn_sl_s1"
+        wait_for_js(page, f"document.querySelector('.coach-text')?.dataset.key === {first!r}",
+                    timeout=15)
+        texts = page.evaluate("window.__coachTexts")
+        assert texts, "the coach said nothing"
+        assert not [x for x in texts if "Lade" in x or "Loading" in x], texts
+        assert len(set(texts)) == 1, f"the coach changed its words before step 1: {texts}"
+        # Every step's words are in the coach (the hidden ones keep its height).
+        steps = page.eval_on_selector_all(".coach-ghost", "els => els.map(e => e.textContent)")
+        keyed = [x for x in steps if any(word in x for word in KEY_WORDS)]
+        if touch:
+            assert not keyed, keyed
+            assert any("tipp" in x for x in steps), steps
+        else:
+            assert keyed, steps
+        if game == "schnelllauf":  # step 4 says what to press, and what M does
+            four = steps[3]
+            if touch:
+                assert "tipp" in four and "leeren Platz an" in four, four
+            else:
+                assert "drück die Taste von" in four and ", 3" in four, four
+                assert "dann M" in four and "kommt auf den leeren Platz" in four, four
+        shot(page, f"polish_tutorial_words_{game}_{'touch' if touch else 'desktop'}")
+
+
+# Plural forms -----------------------------------------------------------------------------
+
+PLURALS = """async () => {
+  const {count, setLang} = await import('/static/js/i18n.js');
+  const out = {};
+  for (const lang of ['de', 'en']) {
+    setLang(lang);
+    for (const key of ['profile_matches', 'profile_bot_matches', 'board_count', 'board_rule',
+                       'chart_summary', 'cards_n', 'a11y_hand', 'find_n_players', 'watchers',
+                       'ready_next_done']) {
+      out[`${lang}:${key}:1`] = count(key, 1, {days: 90, from: '1.5.', to: '2.5.', first: 1500,
+                                               last: 1510, min: 1490, max: 1510});
+      out[`${lang}:${key}:2`] = count(key, 2, {days: 90, from: '1.5.', to: '2.5.', first: 1500,
+                                               last: 1510, min: 1490, max: 1510});
+    }
+  }
+  return out;
+}"""
+
+
+def test_a_count_of_one_is_said_in_the_singular(new_page: Any) -> None:
+    page = person(new_page, "Paula")
+    said = page.evaluate(PLURALS)
+    assert said["en:profile_matches:1"] == "1 rated match"
+    assert said["en:profile_matches:2"] == "2 rated matches"
+    assert said["de:profile_matches:1"] == "1 gewertete Partie"
+    assert said["de:profile_matches:2"] == "2 gewertete Partien"
+    assert said["en:board_count:1"] == "1 player listed."
+    assert said["de:board_count:1"] == "Ein Spieler steht hier."
+    assert said["en:chart_summary:1"].startswith("1 rated match,"), said["en:chart_summary:1"]
+    for key, text in said.items():
+        if key.endswith(":1"):  # no "1 Karten", "1 matches", "1 … fehlen"
+            for plural in ("Karten", "Partien", "Spieler stehen", "fehlen", "matches", "cards",
+                           "players", "others", "watching") if key.split(":")[1] != "watchers" \
+                    else ("schauen",):
+                assert plural not in text, (key, text)
+
+
+# Schnelllauf's round results by place ----------------------------------------------------------
+
+
+def sl_quick_win() -> dict[str, Any]:
+    """Piles 7h (the bot's) and 7c (Anna's); the bot (seat 0) shows five court cards that never
+    fit, Anna (seat 1) one 8d: her one press wins the round, and the bot, behind her in seat
+    order, takes the bigger pile and its layout."""
+    from zackzack.games import schnelllauf as sl
+
+    rest = [str(card) for card in sl.deck(3)] * 2
+
+    def take(*cards: str) -> list[str]:
+        for card in cards:
+            rest.remove(card)
+        return list(cards)
+
+    piles = [take("7h"), take("7c")]
+    bot = [take(card) for card in ("Ks", "Kd", "Qs", "Qd", "Kc")]
+    anna = [take("8d"), [], [], [], []]
+    half = len(rest) // 2
+    return {"layouts": [bot, anna], "reserves": [rest[:half], rest[half:]],
+            "discard_piles": piles}
+
+
+def test_schnelllauf_round_results_are_by_place(new_page: Any, shot: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    anna = person(new_page, "Anna")
+    with dealt(monkeypatch, sl_quick_win()):
+        create_by_message(anna, {"type": "create", "game": "schnelllauf", "options": {},
+                                 "seats": [{"kind": "bot", "bot": "machine"}, {"kind": "open"}]})
+    anna.locator("#start:not([disabled])").click()
+    wait_until(lambda: phase(anna) == "playing", timeout=15)
+    wait_until(lambda: sl_state(anna) is not None)
+    anna.keyboard.press("1")  # 8d fits both piles: which?
+    anna.wait_for_selector(".board.sl.choosing-pile")
+    anna.keyboard.press("w")  # on Anna's own pile: her layout is empty, the round is hers
+    wait_until(lambda: phase(anna) == "between", timeout=15)
+    rows = anna.locator(".round-end .scores tbody tr")
+    assert rows.count() == 2
+    places = anna.locator(".round-end .scores tbody td.place").all_inner_texts()
+    assert places == ["1.", "2."], places
+    assert "me" in (rows.nth(0).get_attribute("class") or ""), "Anna (seat 2) comes first"
+    cards = [int(x) for x in anna.locator(".round-end .scores tbody td.num").all_inner_texts()]
+    assert cards == sorted(cards), cards
+    shot(anna, "polish_sl_round_places")

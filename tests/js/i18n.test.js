@@ -21,6 +21,9 @@ test("count picks the singular form for one, where the catalogue has it", () => 
   assert.equal(count("a11y_hand", 0), "0 cards in hand");
   assert.equal(count("a11y_hand", 5), "5 cards in hand");
   assert.equal(count("ev_round_won", 1), "Round 1:  wins.", "no _1 form: the key itself");
+  assert.equal(count("board_rule", 1, { days: 90 }),
+    "Listed: claimed names with at least one rated match in this game, in the past 90 days.",
+    "the other fields are filled too");
 });
 
 test("parts keeps nodes and lists in place of their fields", () => {

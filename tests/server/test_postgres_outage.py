@@ -82,8 +82,10 @@ def test_postgres_stopped_and_started_mid_match(pg_url: str, tmp_path: Path) -> 
         stop = asyncio.Event()
         try:
             await anna.connect(http)
+            # A tournament (4 rounds): a single round of 4-card hands can be over before Anna
+            # has 5 actions confirmed, and the match must still be on when PostgreSQL stops
             await anna.send(type="create", game="unter-spannung", seats=[
-                {"kind": "open"}, {"kind": "bot", "bot": "pro"}])
+                {"kind": "open"}, {"kind": "bot", "bot": "pro"}], options={"tournament": True})
             await anna.wait_for(lambda: any(m["type"] == "table" for m in anna.seen))
             await anna.send(type="start")
             await anna.wait_for(lambda: anna.view.get("phase") == "playing", 30)
@@ -93,7 +95,8 @@ def test_postgres_stopped_and_started_mid_match(pg_url: str, tmp_path: Path) -> 
             pg_ctl(pg_url, "stop")
             down = time.monotonic()
             await _until(lambda: any(m["type"] == "notice" and m["code"] == "store_unavailable"
-                                     for m in anna.seen), 10)  # her next action finds it
+                                     for m in anna.seen), 30)  # her next action finds it (a
+            # break between rounds, 8 s, may come first)
             async with httpx.AsyncClient(base_url=http, timeout=10) as client:
                 health = await client.get("/healthz")
             assert health.status_code == 503, health.text

@@ -56,8 +56,11 @@ def test_server_stopped_during_a_postgres_outage(pg_url: str, tmp_path: Path,
         halt = asyncio.Event()
         try:
             await anna.connect(http)
+            # A tournament (4 rounds): a single round of 4-card hands can end (Anna wins with
+            # 4 plays, or the bot wins first) before her 5th accepted action, and the wait
+            # below could then never end; 4 rounds hold far more than 5 of her actions.
             await anna.send(type="create", game="unter-spannung", seats=[
-                {"kind": "open"}, {"kind": "bot", "bot": "pro"}])
+                {"kind": "open"}, {"kind": "bot", "bot": "pro"}], options={"tournament": True})
             await anna.wait_for(lambda: any(m["type"] == "table" for m in anna.seen))
             await anna.send(type="start")
             await anna.wait_for(lambda: anna.view.get("phase") == "playing", 30)
@@ -67,7 +70,9 @@ def test_server_stopped_during_a_postgres_outage(pg_url: str, tmp_path: Path,
 
             pg_ctl(pg_url, "stop")
             await _until(lambda: any(m["type"] == "notice" and m["code"] == "store_unavailable"
-                                     for m in anna.seen), 10)  # her next action finds it
+                                     for m in anna.seen), 30)  # her next action finds it
+            # (30 s: PostgreSQL may stop just as a round ends; her next action comes after the
+            # 8 s between rounds, on a busy machine)
             await asyncio.sleep(0.5)  # her actions go on arriving, and wait
             acked = anna.accepted  # nothing more can be acknowledged now
             stopping = time.monotonic()

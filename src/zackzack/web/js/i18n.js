@@ -74,10 +74,11 @@ export function t(key, fields = {}) {
   return template.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => String(fields[name] ?? ""));
 }
 
-// `key` for a count: `key_1` where there is one (1 Karte, 2 Karten).
-/** @param {string} key @param {number} n */
-export function count(key, n) {
-  return t(n === 1 && has(`${key}_1`) ? `${key}_1` : key, { n });
+// `key` for a count: `key_1` where there is one (1 Karte, 2 Karten). The count is `{n}`;
+// `fields` fill the sentence's other fields. Every count shown with a noun goes through here.
+/** @param {string} key @param {number} n @param {Record<string, unknown>} [fields] */
+export function count(key, n, fields = {}) {
+  return t(n === 1 && has(`${key}_1`) ? `${key}_1` : key, { ...fields, n });
 }
 
 // The sentence as a list of parts: strings and nodes (for card chips). Names stay text.

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { errorNode, getJson } from "./errors.js";
-import { lang, onLang, t } from "./i18n.js";
+import { count, lang, onLang, t } from "./i18n.js";
 import { GAMES } from "./lobby.js";
 import { net } from "./net.js";
 import { day, profileHref, ratingNode } from "./rating.js";
@@ -38,7 +38,7 @@ export function mount(root, app, { game }) {
     el.replaceChildren(h("div", { class: "panel" },
       h("h1", {}, t("board_title"), h("span", { class: "sr-only", text: `: ${title}` })),
       tabs,
-      h("p", { class: "board-rule", id: "board-rule", text: t("board_rule", { n: data?.min_matches ?? MIN_MATCHES, days: data?.active_days ?? ACTIVE_DAYS }) }),
+      h("p", { class: "board-rule", id: "board-rule", text: count("board_rule", data?.min_matches ?? MIN_MATCHES, { days: data?.active_days ?? ACTIVE_DAYS }) }),
       body,
       data ? pager(data.total) : null,
       h("p", { class: "hint" }, t("board_provisional_note"), " ",
@@ -65,7 +65,7 @@ export function mount(root, app, { game }) {
 
   function pager(total) {
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    if (pages <= 1) return h("p", { class: "hint board-count", text: t("board_count", { n: total }) });
+    if (pages <= 1) return h("p", { class: "hint board-count", text: count("board_count", total) });
     return h("nav", { class: "pager", "aria-label": t("board_pages") },
       pageNo > 1 ? h("a", { class: "btn btn-small", rel: "prev", id: "page-prev", href: href(game, pageNo - 1), "data-link": "" },
         h("span", { "aria-hidden": "true", text: "← " }), t("board_prev")) : null,

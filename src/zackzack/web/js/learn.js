@@ -7,10 +7,10 @@
 
 import { HINTS_KEY, toggleHints } from "./board.js";
 import { chip } from "./cards.js";
-import { h, store } from "./dom.js";
+import { h, store, touchOnly } from "./dom.js";
 import { errorText } from "./errors.js";
 import { part } from "./games.js";
-import { onLang, parts, t } from "./i18n.js";
+import { has, onLang, parts, t } from "./i18n.js";
 import { announce } from "./live.js";
 import { GAMES } from "./lobby.js";
 import { net } from "./net.js";
@@ -189,8 +189,11 @@ class LearnPage {
       return;
     }
     const step = steps[Math.min(this.step, steps.length - 1)];
-    const words = (s) => parts(s.key, Object.fromEntries(Object.entries(s.cards)
-      .map(([k, c]) => [k, chip(this.game, c)])));
+    // On a touch-only device a step says only what to tap: its `_touch` words, where the
+    // catalogue has them (no "press D" on a phone; issue 30).
+    const touch = touchOnly();
+    const words = (s) => parts(touch && has(`${s.key}_touch`) ? `${s.key}_touch` : s.key,
+      Object.fromEntries(Object.entries(s.cards).map(([k, c]) => [k, chip(this.game, c)])));
     this.coach.replaceChildren(
       h("div", { class: "coach-main" },
         h("b", { class: "coach-step", dataset: { step: this.step + 1 },
@@ -199,8 +202,9 @@ class LearnPage {
         // grid cell, the others unseen (and hidden from screen readers), so the table below
         // does not move by a line (~24 px) from one step to the next (issue 30).
         h("div", { class: "coach-room" },
-          h("p", { class: "coach-text", dataset: { key: this.table ? step.key : "" } },
-            this.table ? words(step) : t("loading")),
+          // Before the table is there (its countdown) the first step's words show at once,
+          // not "Loading…"; the key (what the coach said, `say()`) comes with the table.
+          h("p", { class: "coach-text", dataset: { key: this.table ? step.key : "" } }, words(step)),
           steps.map((s) => h("p", { class: "coach-ghost", "aria-hidden": "true" }, words(s))))),
       h("div", { class: "coach-progress", "aria-hidden": "true" },
         steps.map((_, i) => h("span", { class: i < this.step ? "past" : i === this.step ? "now" : "" }))));

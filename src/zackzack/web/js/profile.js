@@ -7,7 +7,7 @@ import { request } from "./account.js";
 import { append, h } from "./dom.js";
 import { errorNode } from "./errors.js";
 import { icon } from "./icons.js";
-import { lang, onLang, t } from "./i18n.js";
+import { count, lang, onLang, t } from "./i18n.js";
 import { botLabel, GAMES, LEVELS } from "./lobby.js";
 import { net } from "./net.js";
 import { day, profileHref, ratingNode } from "./rating.js";
@@ -93,7 +93,7 @@ export function mount(root, app, { name }) {
           rated
             ? [h("p", { class: "big-rating" }, ratingNode(rated.rating, rated.provisional)),
               h("p", { class: "hint" }, [
-                t("profile_matches", { n: rated.matches }),
+                count("profile_matches", rated.matches),
                 rated.rank ? ` · ${t("profile_rank", { n: rated.rank })}` : ` · ${t("profile_unranked")}`,
                 rated.last_at ? ` · ${t("profile_last", { date: day(rated.last_at, lang) })}` : "",
               ].join(""))]
@@ -103,7 +103,7 @@ export function mount(root, app, { name }) {
           bots
             ? [h("p", { class: "big-rating" }, ratingNode(bots.rating, bots.provisional)),
               h("p", { class: "plays-like" }, t("profile_plays_like", { level: t(`level_${bots.plays_like}`) })),
-              h("p", { class: "hint", text: bots.fromRated ? t("profile_bots_from_rated") : t("profile_bot_matches", { n: bots.matches }) })]
+              h("p", { class: "hint", text: bots.fromRated ? t("profile_bots_from_rated") : count("profile_bot_matches", bots.matches) })]
             : h("p", { class: "empty", text: t("profile_no_bots") }),
           ladderList(ladder, bots))),
       chart(game, info.history ?? []),
@@ -141,8 +141,8 @@ export function mount(root, app, { name }) {
     const x = (i) => PAD + (points.length === 1 ? (CHART_W - 2 * PAD) / 2 : i * (CHART_W - 2 * PAD) / (points.length - 1));
     const y = (v) => PAD + (max - v) * (CHART_H - 2 * PAD) / span;
     const descId = `chart-${game}-desc`;
-    const summary = t("chart_summary", {
-      n: points.length, first: first.rating, last: last.rating, min, max,
+    const summary = count("chart_summary", points.length, {
+      first: first.rating, last: last.rating, min, max,
       from: day(first.at, lang), to: day(last.at, lang),
     });
     const picture = svg("svg", {

@@ -530,9 +530,12 @@ class TablePage {
     const title = single ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) }))
       : last.winner === null ? t("round_drawn")
         : last.winner === this.me ? t("round_won_you") : t("round_won", { who: this.name(last.winner) });
+    // The rows by place: the match's placings at its end; between rounds the standings so
+    // far, by the tournament's totals or (Schnelllauf: a round's score is the cards each
+    // holds now, fewest best) by the round's scores, never in seat order without places.
     const order = view.result
       ? view.result.placings.map((p) => ({ seat: p.seat, place: p.place }))
-      : tournament ? standings(view.totals) : [...info.seats.keys()].map((seat) => ({ seat, place: null }));
+      : standings(tournament ? view.totals : last.scores);
     const rows = order.map(({ seat, place }) => h("tr", { class: seat === this.me ? "me" : "" },
       h("td", { class: "place", text: place ? t("place_n", { n: place }) : "" }),
       // One line: a long name ("Bot 2 · Profi" on a phone) ends in "…", and the whole of it
