@@ -189,7 +189,8 @@ def _known_device(response: Response, device: str) -> Response:
     return response
 
 
-async def _body(request: Request, kind: type[Body]) -> Body:
+async def read_body(request: Request, kind: type[Body]) -> Body:
+    """The request's JSON body as ``kind`` (``bad_field``/``bad_json`` for anything else)."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ProtocolError("bad_field", f"the body is longer than {MAX_BODY} bytes")
@@ -250,7 +251,7 @@ async def account(request: Request) -> Response:
 async def claim(request: Request) -> Response:
     """``POST /api/account/claim``: the guest claims a name with a password."""
     player, _ = _player(request)
-    body = await _body(request, Credentials)
+    body = await read_body(request, Credentials)
     identities, address = _server(request).identities, _address(request)
     identities.claimable(player, body.name)  # the cheap refusals before any hashing
     identities.claim_throttle(player, address)
@@ -303,7 +304,7 @@ def _failed(request: Request, name: str, address: str, device: str | None,
 
 async def sign_in(request: Request) -> Response:
     """``POST /api/account/sign-in``: a new token for this device."""
-    body = await _body(request, Credentials)
+    body = await read_body(request, Credentials)
     identities, address, device = _server(request).identities, _address(request), \
         _device(request)
     known = await _throttle(request, body.name, address, device)
@@ -323,7 +324,7 @@ async def sign_in(request: Request) -> Response:
 async def sign_out(request: Request) -> Response:
     """``POST /api/account/sign-out``: forget this token, or every token of the player."""
     token = _token(request)
-    body = await _body(request, SignOut)
+    body = await read_body(request, SignOut)
     server = _server(request)
     player = server.identities.by_token(token)
     dropped = set(server.identities.sign_out(token, body.everywhere))
@@ -338,7 +339,7 @@ async def rename(request: Request) -> Response:
     """``POST /api/account/rename``: a new name (unique if claimed); past matches keep the
     old one."""
     player, _ = _player(request)
-    body = await _body(request, Rename)
+    body = await read_body(request, Rename)
     server = _server(request)
     server.identities.rename(player, body.name)  # refused while a match of theirs runs
     server.lobby.player_changed(player)
@@ -348,7 +349,7 @@ async def rename(request: Request) -> Response:
 async def delete(request: Request) -> Response:
     """``POST /api/account/delete``: the account goes; its matches show a deleted player."""
     player, _ = _player(request)
-    body = await _body(request, Delete)
+    body = await read_body(request, Delete)
     server = _server(request)
     if player.claimed:
         identities, address, device = server.identities, _address(request), _device(request)

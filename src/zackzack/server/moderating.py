@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 from msgspec import Meta, Struct
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -26,7 +25,7 @@ from starlette.routing import Route
 from zackzack import moderation
 from zackzack.fairplay import BOUNDS, FLOOR_MS, HISTOGRAM_MS, MIN_REACTIONS, THRESHOLD, assess
 from zackzack.games import GAMES
-from zackzack.server.accounts import Name
+from zackzack.server.accounts import Name, read_body
 from zackzack.server.api import Handler, answering, error_response, json_response
 from zackzack.server.identity import Player, clean_name
 from zackzack.server.limits import AddressBuckets
@@ -37,7 +36,6 @@ from zackzack.store import NameTaken
 if TYPE_CHECKING:
     from zackzack.server.app import Server
 
-MAX_BODY = 4096
 REPORTS_BURST = 10
 """Reports a player may send at once."""
 REPORT_EVERY = 60.0
@@ -46,7 +44,6 @@ STATUS = {"bad_field": 400, "bad_json": 400, "bad_token": 401, "forbidden": 403,
           "no_such_player": 404, "name_taken": 409, "already_started": 409,
           "rate_limited": 429}
 
-Body = TypeVar("Body", bound=Struct)
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
 Reason = Annotated[str, Meta(max_length=500)]
 
@@ -156,18 +153,6 @@ async def _operator(request: Request) -> Player:
     return player
 
 
-async def _body(request: Request, kind: type[Body]) -> Body:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ProtocolError("bad_field", f"the body is longer than {MAX_BODY} bytes")
-    try:
-        return msgspec.json.decode(raw or b"{}", type=kind)
-    except msgspec.ValidationError as error:
-        raise ProtocolError("bad_field", str(error)) from None
-    except msgspec.DecodeError:
-        raise ProtocolError("bad_json", "the body is not a JSON object") from None
-
-
 def _reason(text: str) -> str:
     if not text.strip():
         raise ProtocolError("bad_field", "say why: every act of moderation needs a reason")
@@ -259,7 +244,7 @@ async def mark(request: Request) -> Response:
     ``remove_results``: every rating rebuilt without the matches they took part in (the
     answer's ``removed_matches``), the ratings the server keeps read again."""
     operator = await _operator(request)
-    body = await _body(request, MarkAct)
+    body = await read_body(request, MarkAct)
     server = _server(request)
     player, reason = _target(server, body.player), _reason(body.reason)
     if not body.remove_results:
@@ -274,7 +259,7 @@ async def mark(request: Request) -> Response:
 async def unmark(request: Request) -> Response:
     """``POST /api/moderation/unmark`` ``{"player", "reason"}``: the mark lifted."""
     operator = await _operator(request)
-    body = await _body(request, Act)
+    body = await read_body(request, Act)
     server = _server(request)
     player, reason = _target(server, body.player), _reason(body.reason)
     try:
@@ -292,7 +277,7 @@ async def rename(request: Request) -> Response:
     from zackzack.server.identity import _key
 
     operator = await _operator(request)
-    body = await _body(request, RenameAct)
+    body = await read_body(request, RenameAct)
     server = _server(request)
     player, reason = _target(server, body.player), _reason(body.reason)
     if player.deleted:
@@ -327,7 +312,7 @@ async def close(request: Request) -> Response:
     from zackzack.server.accounts import revoked
 
     operator = await _operator(request)
-    body = await _body(request, Act)
+    body = await read_body(request, Act)
     server = _server(request)
     player, reason = _target(server, body.player), _reason(body.reason)
     if player.id == operator.id:
@@ -346,7 +331,7 @@ async def clear(request: Request) -> Response:
     """``POST /api/moderation/clear`` ``{"player", "game", "reason"[, "source"]}``: the
     player's open flags of the game reviewed, nothing to do."""
     operator = await _operator(request)
-    body = await _body(request, ClearAct)
+    body = await read_body(request, ClearAct)
     server = _server(request)
     player, reason = _target(server, body.player), _reason(body.reason)
     if body.game not in GAMES:
@@ -362,7 +347,7 @@ async def report(request: Request) -> Response:
     """``POST /api/reports`` ``{"match", "player", "reason"}``: the signed-in player reports
     another after a match they both played; the report joins the review queue."""
     reporter = signed_in(request)
-    body = await _body(request, Report)
+    body = await read_body(request, Report)
     server = _server(request)
     if body.reason not in moderation.REASONS:
         raise ProtocolError("bad_field", f"reason must be one of {', '.join(moderation.REASONS)}")
