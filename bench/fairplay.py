@@ -7,9 +7,9 @@ fixed 200 ms, a uniform 150–250 ms or a human median plus Gaussian noise:
 ``zackzack.sim.scripted``) play series against the human levels. After every match the
 detector (``zackzack.fairplay``) reads each player's stored logs so far, as the server
 would; a player counts as flagged if any of its first ``--matches`` matches ends with its
-score at the threshold or above (and enough reactions).
+score at the threshold or above (and enough reactions: cards, draws and moves).
 
-    .venv/bin/python bench/fairplay.py --players 1000 --scripts 60 --matches 10 --jobs 2
+    .venv/bin/python bench/fairplay.py --players 1000 --scripts 40 --matches 10 --jobs 2
 
 prints the table of ``docs/analysis.md`` (*Fair play*); ``--json FILE`` keeps the numbers.
 """

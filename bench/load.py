@@ -6,9 +6,12 @@ CPU 0; the clients run in a second process pinned to CPU 1 — one asyncio loop,
 tables of four (Unter Spannung, tournament) and each acts about every ``--every`` seconds on
 its latest view, as a person would. The load ramps up step by step; for each step it prints
 the act → ack round trip at the actor and the act → update delay at every other seat
-(p50/p99/max), errors and lost messages, the server's CPU and its resident memory per
+(p50/p99/max), errors and lost messages, the server's CPU, its CPU per action, its read and
+write system calls per action, how long it waited for a CPU (others' load), its event loop's
+lag p99.9 and max (sampled inside the server: ``server/looplag.py``), its resident memory per
 connection, and how late the load generator's own loop ran (its saturation). It stops by
-itself: every step is bounded, and so is the whole run (``--deadline``).
+itself: every step is bounded, and so is the whole run (``--deadline``). ``--deflate``: the
+clients offer permessage-deflate, as browsers do.
 
 ``--db postgres`` serves from a throwaway PostgreSQL instead (tests/pg.py, pinned to the
 server's CPU). ``--processes N`` (N >= 2) measures the cluster layer's cost: a throwaway Redis
@@ -24,6 +27,7 @@ is put on ``sys.path`` (as bench/ratings.py does) to start those servers with th
 helpers.
 
     .venv/bin/python bench/load.py --steps 250,500,1000,2000 --seconds 20
+    .venv/bin/python bench/load.py --steps 1000,2000,3000,4000 --seconds 15 [--deflate]
     .venv/bin/python bench/load.py --db postgres --steps 250,500,1000,1500,2000
     .venv/bin/python bench/load.py --processes 2 --steps 250,500,1000,1500,2000
 """
@@ -40,6 +44,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -189,7 +194,8 @@ class Player:
         """The url of the last ``moved`` (``None``: home)."""
 
     async def connect(self, url: str) -> None:
-        self.ws = await websockets.connect(url, max_size=None, compression=None,
+        self.ws = await websockets.connect(url, max_size=None, open_timeout=120,
+                                           compression="deflate" if self.gen.deflate else None,
                                            ping_interval=None)
         await self.ws.send(encode({"type": "hello", "name": "Load", "token": self.token}))
         self.token = decode(await self.ws.recv()).token
@@ -275,8 +281,10 @@ class Generator:
     """All clients of the run, in one asyncio loop."""
 
     def __init__(self, urls: list[str], every: float, seed: int,
-                 compensation: bool = True) -> None:
+                 compensation: bool = True, deflate: bool = False) -> None:
         self.urls, self.every, self.compensation = urls, every, compensation
+        self.deflate = deflate
+        """Offer permessage-deflate, as browsers do (the server's ``--ws-deflate``)."""
         self.rng = random.Random(seed)
         self.players: list[Player] = []
         self.tally = Tally()
@@ -389,8 +397,8 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 async def generate(urls: list[str], steps: list[int], seconds: float, every: float,
-                   compensation: bool = True) -> None:
-    generator = Generator(urls, every, seed=1, compensation=compensation)
+                   compensation: bool = True, deflate: bool = False) -> None:
+    generator = Generator(urls, every, seed=1, compensation=compensation, deflate=deflate)
     for connections in steps:
         result = await generator.step(connections, seconds)
         print(json.dumps({"result": result}), flush=True)
@@ -406,6 +414,22 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of process ``pid``."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def waited_seconds(pid: int) -> float:
+    """How long process ``pid``'s threads were ready to run but waited for a CPU (others ran)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
+
+
+def syscalls(pid: int) -> tuple[int, int]:
+    """How many read and write system calls process ``pid`` made (socket sends and receives
+    among them): a count the machine's other load does not change."""
+    fields = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+    return int(fields["syscr"]), int(fields["syscw"])
 
 
 def stolen_seconds(cpu: int) -> float:
@@ -486,7 +510,8 @@ def serve(name: str, folder: Path, arguments: list[str]) -> tuple[subprocess.Pop
          "--limit", "new_players_burst=0",  # thousands of new players from one address
          "--limit", "rate=1000", "--limit", "burst=1000"],
         stdout=subprocess.PIPE, stderr=open(folder / f"{name}.log", "w"),  # noqa: SIM115
-        text=True, preexec_fn=pinned(0))
+        text=True, preexec_fn=pinned(0),
+        env={**os.environ, "ZACKZACK_LOOP_LAG": str(folder / f"{name}.lag")})
     assert server.stdout is not None
     return server, server.stdout.readline()
 
@@ -506,6 +531,7 @@ def run(args: argparse.Namespace) -> int:
             others["pg"] = functools.partial(tree_cpu_seconds, pm)
         servers: list[subprocess.Popen[str]] = []
         urls: list[str] = []
+        lags: list[Path] = []  # where each server reports its loop's lag (server/looplag.py)
         if cluster:
             from pg import _free_port
             from redis_server import redis_server
@@ -521,11 +547,13 @@ def run(args: argparse.Namespace) -> int:
                                           *args.server_arg])
                 servers.append(server)
                 urls.append(line)
+                lags.append(folder / f"{chr(65 + i)}.lag")
         else:
             server, line = serve("server", folder, ["--port", "0", "--db", db,
                                                     *args.server_arg])
             servers.append(server)
             urls.append(line)
+            lags.append(folder / "server.lag")
         stack.callback(stop, servers)
         found = [re.search(r"http://([\d.]+:\d+)/", line) for line in urls]
         if not all(found):
@@ -533,7 +561,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         url = ",".join(f"ws://{f.group(1)}/ws" for f in found if f)
         time.sleep(0.5)
-        return measure(args, servers, others, url, extended)
+        return measure(args, servers, others, url, extended, lags)
     return 1
 
 
@@ -549,8 +577,32 @@ def stop(processes: list[subprocess.Popen[str]]) -> None:
             process.kill()
 
 
+def loop_lag(servers: list[subprocess.Popen[str]], files: list[Path],
+             reports: int) -> dict[str, float]:
+    """Ask every server for its loop's lag since the last ask (``SIGUSR1``), wait for the
+    ``reports``-th report of each: the worst p99.9 and max (ms), and the sums of the
+    servers' running totals (the journal's actions and commits)."""
+    for server in servers:
+        server.send_signal(signal.SIGUSR1)
+    worst = {"p999": 0.0, "max": 0.0, "journaled": 0.0, "commits": 0.0}
+    for file in files:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError, ValueError):
+                data = json.loads(file.read_text())
+                if data["report"] >= reports:
+                    break
+            if time.monotonic() > deadline:
+                return {key: float("nan") for key in worst}
+            time.sleep(0.01)
+        worst = {"p999": max(worst["p999"], data["p999"]), "max": max(worst["max"], data["max"]),
+                 "journaled": worst["journaled"] + data.get("journaled", float("nan")),
+                 "commits": worst["commits"] + data.get("commits", float("nan"))}
+    return worst
+
+
 def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
-            others: dict[str, Any], url: str, extended: bool) -> int:
+            others: dict[str, Any], url: str, extended: bool, lags: list[Path]) -> int:
     """Run the load generator against ``url`` and print a table row per step."""
     cluster = len(servers) > 1
     names = [chr(65 + i) for i in range(len(servers))] if cluster else ["server"]
@@ -559,7 +611,8 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
     generator = subprocess.Popen(
         [sys.executable, __file__, "--generate", url, "--steps", args.steps,
          "--seconds", str(args.seconds), "--every", str(args.every),
-         *(["--no-compensation"] if args.no_compensation else [])],
+         *(["--no-compensation"] if args.no_compensation else []),
+         *(["--deflate"] if args.deflate else [])],
         stdout=subprocess.PIPE, text=True, preexec_fn=pinned(1))
     assert generator.stdout is not None
     pids = ", ".join(str(server.pid) for server in servers)
@@ -578,9 +631,12 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
         more += " moves | moved→table p50 / p99 ms | join→table direct / moved p50 ms |"
         more_rule += "---:|---|---|"
     print("| clients | tables | acts/s | act→ack p50 / p99 / max ms | act→others p50 / p99 / "
-          "max ms | errors | lost | server CPU | server RSS | KiB/conn | gen lag p99 / max ms |"
-          + more)
-    print("|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|" + more_rule)
+          "max ms | errors | lost | server CPU | server ms CPU/act | "
+          "server reads / writes per act | actions per commit | server waited for CPU | "
+          "loop lag p99.9 / max ms | "
+          "server RSS | KiB/conn | gen lag p99 / max ms |" + more)
+    print("|---:|---:|---:|---|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|"
+          + more_rule)
     watched = {**{name: functools.partial(cpu_seconds, server.pid)
                   for name, server in zip(names, servers, strict=True)}, **others}
     stolen0 = stolen = 0.0
@@ -589,6 +645,10 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
     cpu: dict[str, float] = {}
     wall0 = wall = 0.0
     held = 0  # the most clients whose p99 act → others stayed under the limit
+    reports = 0  # loop lag reports asked of each server so far
+    waited0 = waited = 0.0
+    calls0 = calls = [0, 0]
+    loop = loop0 = {"p999": 0.0, "max": 0.0, "journaled": 0.0, "commits": 0.0}
     try:
         for line in generator.stdout:
             if time.monotonic() > deadline:
@@ -600,6 +660,10 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
                     time.monotonic()
                 stolen0 = stolen_seconds(0)
                 switched0 = sum(switches(server.pid) for server in servers)
+                waited0 = sum(waited_seconds(server.pid) for server in servers)
+                calls0 = [sum(c) for c in zip(*(syscalls(s.pid) for s in servers), strict=True)]
+                loop0 = loop_lag(servers, lags, reports)  # starts the step's sampling afresh
+                reports += 1
             elif data.get("measure") == "end":
                 wall = time.monotonic() - wall0
                 cpu = {name: (seconds() - cpu0[name]) / wall for name, seconds in watched.items()}
@@ -607,16 +671,29 @@ def measure(args: argparse.Namespace, servers: list[subprocess.Popen[str]],
                 switched = sum(switches(server.pid) for server in servers) - switched0
                 rss = sum(rss_bytes(server.pid) for server in servers)
                 load = Path("/proc/loadavg").read_text().split()[0]
+                loop = loop_lag(servers, lags, reports)
+                waited = (sum(waited_seconds(server.pid) for server in servers) - waited0) / wall
+                calls = [sum(c) - c0 for c, c0 in zip(
+                    zip(*(syscalls(s.pid) for s in servers), strict=True), calls0, strict=True)]
+                reports += 1
             elif "result" in data:
                 r = data["result"]
                 a, u, lag = r["acks"], r["updates"], r["lag"]
                 per = (rss - base_rss) / r["connections"] / 1024
                 served = sum(cpu[name] for name in names)
+                acts = max(1, r["acts"])
+                batch = (loop["journaled"] - loop0["journaled"]) / max(
+                    1, loop["commits"] - loop0["commits"])
+                per_act = served * wall * 1000 / acts
                 row = (f"| {r['connections']} | {r['connections'] // 4} | "
                        f"{r['acts'] / r['seconds']:.0f} | "
                        f"{a['p50']:.1f} / {a['p99']:.1f} / {a['max']:.0f} | "
                        f"{u['p50']:.1f} / {u['p99']:.1f} / {u['max']:.0f} | "
                        f"{r['errors'] + r['closed']} | {r['lost']} | {served * 100:.0f}% | "
+                       f"{per_act:.3f} | {calls[0] / acts:.1f} / {calls[1] / acts:.1f} | "
+                       f"{batch:.1f} | "
+                       f"{waited * 100:.0f}% | "
+                       f"{loop['p999']:.1f} / {loop['max']:.0f} | "
                        f"{rss / 2**20:.0f} MiB | {per:.1f} | "
                        f"{lag['p99']:.1f} / {lag['max']:.0f} |")
                 if extended:
@@ -662,6 +739,8 @@ def main() -> int:
                         "layer's cost without a second process on the core")
     parser.add_argument("--limit-ms", type=float, default=25.0,
                         help="the p99 act → others that a step must hold to count as served")
+    parser.add_argument("--deflate", action="store_true",
+                        help="clients offer permessage-deflate, as browsers do")
     parser.add_argument("--no-compensation", action="store_true",
                         help="tables decide races by arrival (no lag credit, no waiting)")
     parser.add_argument("--generate", metavar="URL", help=argparse.SUPPRESS)
@@ -669,7 +748,7 @@ def main() -> int:
     if args.generate:
         steps = [int(n) for n in args.steps.split(",")]
         asyncio.run(generate(args.generate.split(","), steps, args.seconds, args.every,
-                             not args.no_compensation))
+                             not args.no_compensation, args.deflate))
         return 0
     return run(args)
 

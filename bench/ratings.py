@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pg import fresh_database, postgres_server
 from zackzack.ratings import BOARD_ACTIVE_DAYS, DAY_MS, NEW, Pool, RatingChange, update
 from zackzack.store import MatchStart, PlayerRecord, SeatRecord, Status, Store
-from zackzack.store.db import BOARD_TOTAL_FRESH_MS
+from zackzack.store.ratings import BOARD_TOTAL_FRESH_MS
 
 GAMES = ("unter-spannung", "schnelllauf")
 NOW_MS = 1_780_000_000_000

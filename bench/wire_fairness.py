@@ -90,6 +90,7 @@ from websockets.asyncio.client import ClientConnection
 from zackzack.bots import Bot, parse_bot
 from zackzack.games import errors, game
 from zackzack.games.base import Action, Event, plain
+from zackzack.games.registry import refusals
 from zackzack.games.unter_spannung import Play, Played
 from zackzack.race import PROBE_EVERY_S, Reply
 from zackzack.table import Phase, RoundScored, Subscriber, TableView
@@ -99,7 +100,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from delaynet import DelayNet, tcp_rtt_ms, unavailable_reason
 
 GAME = "unter-spannung"
-REFUSALS: dict[str, type[errors.IllegalAction]] = {kind.code: kind for kind in errors.ALL}
+REFUSALS: dict[str, type[errors.IllegalAction]] = {kind.code: kind for kind in refusals()}
 """An ``ack``'s refusal code → the table's exception for it (as ``Bot`` expects)."""
 SETUP_TIMEOUT_S = 30.0
 """The longest one step of making a table may take (create, join, ready, start)."""

@@ -33,7 +33,6 @@ fi
 # The browser client (docs/web.md): types (JSDoc, checked by tsc against types/protocol.d.ts,
 # generated from the server's schemas: tests/test_protocol_types.py), ESLint, unit tests.
 npx --no-install tsc --noEmit -p .
-npx --no-install tsc --noEmit -p tsconfig.strict.json
 npx --no-install tsc --noEmit -p tests/js
 npx --no-install eslint .
 node --import ./tests/js/served.js --test tests/js/*.test.js

@@ -47,6 +47,11 @@ def scripts() -> list[Path]:
     return [*sorted(JS.glob("*.js")), *sorted(SRC.glob("games/*/web/*.js"))]
 
 
+def describers() -> list[Path]:
+    """The browser's describers: the client's ``describe.js`` and each game's own."""
+    return [JS / "describe.js", *sorted(SRC.glob("games/*/web/describe.js"))]
+
+
 GERMAN_CALLS = ("Nichts geht mehr", "los!")
 SAME_IN_EVERY_LANGUAGE = frozenset({
     "zackzack", "Unter Spannung", "Schnelllauf", "Joker", "Bot", "Bearer",
@@ -211,7 +216,7 @@ def test_every_key_the_clients_name_is_in_the_catalogue() -> None:
             if match.group(1) not in browser:
                 missing.append((path.name, source.count("\n", 0, match.start()) + 1,
                                 match.group(1)))
-    said = (JS / "describe.js").read_text(encoding="utf-8")
+    said = "".join(path.read_text(encoding="utf-8") for path in describers())
     keys = re.findall(r"""\bsay\(\s*["'](\w+)["']""", said)
     assert len(keys) > 15
     missing += [("describe.js", 0, key) for key in keys if key not in events]
@@ -222,7 +227,7 @@ def test_every_key_the_clients_name_is_in_the_catalogue() -> None:
 
 
 def test_describe_js_does_not_copy_the_sentences() -> None:
-    said = (JS / "describe.js").read_text(encoding="utf-8")
+    said = "".join(path.read_text(encoding="utf-8") for path in describers())
     for template in catalogue("en")["events"].values():
         for piece in re.split(r"\{\w+\}", template):
             assert len(piece.strip()) < 8 or piece.strip() not in said, piece

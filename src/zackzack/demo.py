@@ -59,7 +59,7 @@ def play(rules: Rules, options: Any, *, seed: int, rounds: int, lang: str, pace:
 
     def show(events: list[Event]) -> None:
         for event in events:
-            line = describe(event, names, lang, now=table.now)
+            line = describe(event, names, lang, now=table.now, game=rules.INFO.name)
             if line:
                 if pace:
                     time.sleep(max(0.0, table.now / 1000 / pace - (time.monotonic() - began)))

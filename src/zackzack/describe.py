@@ -4,8 +4,9 @@ The sentences are the catalogue's ``events`` (``zackzack.words``), which the bro
 ``describe.js`` reads too; a key with a ``_you`` form is said so to its own reader. A game's
 event ``kind`` is said by its own key ``<game>.<kind>`` when the catalogue has one (the
 template filled with the event's fields, ``who`` for its ``seat``), so a new game brings
-sentences and no code; the two first games' keys predate that and stay plain (``played``,
-``played_on``).
+sentences and no code. A game may instead say its events itself: its folder's
+``describe.py`` (``say``, and ``SCORES``, the key of a round's scores), asked first; the two
+first games' keys predate the rule and stay plain (``played``, ``played_on``).
 
 >>> from zackzack.games import unter_spannung as us
 >>> describe(us.Rotated(us.Card(3, 1), 7, 1), ("Anna", "Ben"))
@@ -18,12 +19,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 import msgspec
 
 from zackzack.games import registered
-from zackzack.games.base import Event, MatchResult, PileEvent, RoundResult
+from zackzack.games.base import Event, MatchResult, RoundResult
 from zackzack.words import LANGS, catalogue
 
 __all__ = ["LANGS", "describe", "game_of", "seconds", "text"]
@@ -45,8 +47,10 @@ def seconds(ms: float) -> str:
 
 
 def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
-             seat: int | None = None, now: int = 0) -> str:
-    """``event`` as a sentence; ``seat`` is the reader (``You``), ``now`` the table time.
+             seat: int | None = None, now: int = 0, game: str | None = None) -> str:
+    """``event`` as a sentence; ``seat`` is the reader (``You``), ``now`` the table time,
+    ``game`` the table's game (else the one whose rules define ``event``: a table's own event,
+    such as a round's scores, is then said without its game's words).
 
     >>> from zackzack.games.unter_spannung import WentOut
     >>> describe(WentOut(0), ("Anna", "Ben"), seat=0)
@@ -65,46 +69,40 @@ def describe(event: Event, names: Sequence[str] = (), lang: str = "en",
         return text(key, lang, **fields)
 
     kind = event.kind
-    own = f"{game_of(event)}.{kind}"
+    game = game or game_of(event)
+    own = f"{game}.{kind}"
     if own in catalogue(lang)["events"]:
         fields = msgspec.structs.asdict(event)
         if "seat" in fields:
             fields["who"] = who(fields["seat"])
         return t(own, **fields)
+    describer = _describer(game)
+    said = describer.say(event, t, who) if describer is not None else None
+    if said is not None:
+        return str(said)
     data: Any = event
     handlers: dict[str, Callable[[], str]] = {
-        "drew": lambda: t("drew_own", who=who(data.seat), card=data.card, left=data.left)
-        if data.card is not None else t("drew", who=who(data.seat), left=data.left),
-        "went_out": lambda: t("went_out", who=who(data.seat)),
-        "rotated": lambda: t("rotated", card=data.card),
-        "flipped": lambda: t("flipped", cards=", ".join(
-            str(c) for c in data.cards if c is not None) or "–"),
-        "reshuffled": lambda: t("reshuffled"),
         "announced": lambda: _announced(data.step, data.due - now, lang),
         "cancelled": lambda: t("cancelled"),
         "penalised": lambda: t("penalised", who=who(data.seat), s=seconds(data.until - now)),
         "starting": lambda: t("starting"),
         "round_started": lambda: t("round_started", n=data.number),
-        "round_scored": lambda: _round(data.result, who, lang, t),
+        "round_scored": lambda: _round(data.result, who, lang, t, describer),
         "next_round": lambda: t("next_round", n=data.number, s=seconds(data.at - now)),
         "match_ended": lambda: t("match_ended", placings=_placings(data.result, who)),
         "paused": lambda: t("paused"),
         "resuming": lambda: t("resuming", s=seconds(data.in_ms)),
         "resumed": lambda: t("resumed"),
-        "moved": lambda: t("moved", who=who(data.seat), card=data.card, target=data.target + 1)
-        + (t("turns_up", who=who(data.seat), card=data.revealed)
-           if data.revealed is not None else ""),
+        "round_ended": lambda: "",
     }
-    if kind == "played" and isinstance(event, PileEvent):
-        line = t("played_on", who=who(data.seat), card=data.card, pile=data.pile + 1)
-        return line + (t("turns_up", who=who(data.seat), card=data.revealed)
-                       if data.revealed is not None else "")
-    if kind == "played":
-        return t("played", who=who(data.seat), card=data.card, value=data.card.value)
-    if kind == "round_ended":
-        return ""
     handler = handlers.get(kind)
     return handler() if handler is not None else kind
+
+
+def _describer(game: str | None) -> ModuleType | None:
+    """The describer of the registered game called ``game`` (``None``: none, or no game)."""
+    found = next((found for found in registered() if found.name == game), None)
+    return found.describer() if found is not None else None
 
 
 def game_of(event: Event) -> str | None:
@@ -127,13 +125,13 @@ def _announced(step: str, ms: int, lang: str) -> str:
 
 
 def _round(result: RoundResult, who: Callable[[int], str], lang: str,
-           t: Callable[..., str]) -> str:
+           t: Callable[..., str], describer: ModuleType | None) -> str:
     if result.winner is None:
         line = text("round_drawn", lang, n=result.number)
     else:
         line = t("round_won", n=result.number, who=who(result.winner))
     scores = ", ".join(f"{who(s)} {score}" for s, score in enumerate(result.scores))
-    key = "scores_us" if result.reason in ("went_out", "nichts_geht_mehr") else "scores_sl"
+    key = getattr(describer, "SCORES", "scores")
     return line + text(key, lang, scores=scores)
 
 

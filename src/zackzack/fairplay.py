@@ -1,16 +1,21 @@
 """Fair play: does a player's timing look like a person's? Flags for review, never punishes.
 
 Every stored match log carries each action's table time and, through its replay, what was
-on screen. :func:`reactions` turns one log into each seat's *reactions*: for every card the
-table took, the time since the newest change that seat could answer (a pile's new top, the
-deal, its own previous action, the end of its freeze), with what it had to choose from at
-that moment (the cards to compare, the cards that fitted) and whether that change was its
-own card. :func:`assess` reads a player's reactions, in the order they were made, as a
-person's would be read in the research on bot detection in reaction-time games:
+on screen. :func:`reactions` turns one log into each seat's *reactions*: for every action
+the table took or judged (a card, a draw, a move), the time since the newest change that
+seat could answer (a pile's new top, the deal, its own previous action, the end of its
+freeze), with what it had to choose from at that moment (the cards to compare, the cards
+that fitted) and whether that change was its own action. A draw is a decision too (nothing
+fits: every card was compared), which doubles what a single round tells. :func:`assess`
+reads a player's reactions, in the order they were made, as a person's would be read in the
+research on bot detection in reaction-time games:
 
-* a person has a floor: choice reactions below :data:`FLOOR_MS` are anticipations, rare;
-* a person's reactions spread, right-skewed (roughly log-normal), never a flat band;
+* a person has a floor: choice reactions below :data:`FLOOR_MS` are anticipations, rare
+  (cards only: a draw landing just after a change was on its way before it);
+* a person's reactions spread in proportion to their median (roughly log-normal, σ of the
+  log ≈ 0.3–0.5), never a narrow band of fixed width around it;
 * a person slows down with more to compare (Hick–Hyman): a script does not care;
+* a person answers their own action sooner than someone else's (nothing to notice);
 * a person's series carries serial dependence and long memory (lag-1 autocorrelation,
   a DFA exponent above 0.5); reported here, not scored (see ``docs/analysis.md``).
 
@@ -68,16 +73,22 @@ class Bound:
 
 
 BOUNDS: Mapping[str, Bound] = {
-    "floor": Bound(0.02, "most", f"share of reactions to others' changes below {FLOOR_MS} ms"),
-    "spread": Bound(0.20, "least", "spread of the log reaction (residual σ)"),
-    "hick": Bound(0.03, "least", "log reaction slope per card to compare (Hick–Hyman)"),
-    "notice": Bound(-0.10, "most", "log reaction to one's own change minus to others' "
-                                   "(noticing a change takes time)"),
+    "floor": Bound(0.02, "most", f"share of cards answering others' changes below {FLOOR_MS} "
+                                 "ms: faster than a person can see, choose and press"),
+    "spread": Bound(0.23, "least", "spread of the log reaction (residual σ): a person's "
+                                   "times spread in proportion to their median, a script's "
+                                   "noise is a narrow band"),
+    "hick": Bound(0.04, "least", "log reaction slope per card to compare (Hick–Hyman): a "
+                                 "person is slower with more cards in hand, a script is not"),
+    "notice": Bound(-0.10, "most", "log reaction to one's own change minus to others': a "
+                                   "person must first notice someone else's card, a script "
+                                   "sees every change at once"),
 }
-"""The human bounds of the scored statistics: none of the human-modelled levels crosses them
-(``bench/fairplay.py``); the literature puts people well inside them too."""
+"""The human bounds of the scored statistics, each with the reason an operator reads: none of
+the human-modelled levels crosses them by more than chance (``bench/fairplay.py``); the
+literature puts people well inside them too."""
 CLIP = 10.0
-"""No statistic adds more than this to the score: one odd statistic alone never flags."""
+"""No statistic adds more than this to the score (beyond it, more is no surer)."""
 HISTOGRAM_MS = (0, 100, FLOOR_MS, 200, 250, 300, 400, 500, 650, 800, 1000, 1300, 1600, 2000,
                 2500, 3200, 4000, MAX_MS)
 """The edges (ms) of the reaction-time histogram the evidence carries (for the operators'
@@ -85,14 +96,16 @@ plot: the last bin takes everything up to :data:`MAX_MS`)."""
 
 
 class Reaction(NamedTuple):
-    """One card the table took: ``ms`` since the change it answered, ``choices`` (cards to
-    compare, the bot model's work), ``fitting`` (cards that fitted), ``own`` (the change was
-    the player's own action, so nothing had to be noticed)."""
+    """One action the table took or judged: ``ms`` since the change it answered, ``choices``
+    (cards to compare, the bot model's work), ``fitting`` (cards that fitted), ``own`` (the
+    change was the player's own action, so nothing had to be noticed), ``play`` (a card
+    played; ``False``: a draw or a move, which answer the table as it stands)."""
 
     ms: int
     choices: float
     fitting: int
     own: bool
+    play: bool = True
 
 
 def _fitting(game: str, view: Any, seat: int) -> int:
@@ -140,20 +153,23 @@ def reactions(log: MatchLog) -> list[list[Reaction]]:
         action = step.action
         seat = step.seat
         t = step.t
-        if action is not None and seat is not None and appeared and action.kind == "play" and (
+        if action is not None and seat is not None and appeared and (
                 step.outcome == "accepted" or step.code in _ANSWERS):
-            seen = getattr(action, "seen", None)
-            if action.kind == "play":
+            play = action.kind == "play"
+            if play:
                 # The pile as the player saw it: the version its card was aimed at.
+                seen = getattr(action, "seen", None)
                 pile = appeared[getattr(action, "pile", 0)]
                 shown = pile[seen] if seen in pile else pile[max(pile)]
             else:  # a draw or a move answers the table as it stands
                 shown = max(max(pile.values()) for pile in appeared)
             since = max(shown, acted[seat], thawed[seat])
             ms = t - since
-            if 0 <= ms <= MAX_MS:
+            # A draw landing sooner than the floor after someone else's change was on its
+            # way before it (a hand in motion is not stopped): it answered an older table.
+            if 0 <= ms <= MAX_MS and (play or since != shown or ms >= FLOOR_MS):
                 choices, fitting = on_screen[seat]
-                found[seat].append(Reaction(ms, choices, fitting, since != shown))
+                found[seat].append(Reaction(ms, choices, fitting, since != shown, play))
         now = tuple(rules.versions(table.match.round))
         if any(isinstance(event, RoundStarted) for event in step.events) or \
                 len(now) != len(versions):
@@ -248,7 +264,7 @@ class Evidence:
     p10_ms: float | None = None
     p25_ms: float | None = None
     floor: float | None = None
-    """Share of the reactions to others' changes below :data:`FLOOR_MS`."""
+    """Share of the cards played in answer to others' changes below :data:`FLOOR_MS`."""
     spread: float | None = None
     """σ of the log reaction once own changes and cards to compare are accounted for."""
     hick: float | None = None
@@ -311,7 +327,7 @@ def assess(series: Iterable[Reaction]) -> Evidence:
     ms = np.array([max(r.ms, 1) for r in rows], dtype=float)
     logs = np.log(ms)
     ordered = np.sort(ms)
-    others = np.array([r.ms for r in rows if not r.own], dtype=float)
+    others = np.array([r.ms for r in rows if r.play and not r.own], dtype=float)
     floor = float((others < FLOOR_MS).mean()) if len(others) else 0.0
     skew = None
     if len(others) >= 10:

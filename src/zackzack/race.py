@@ -55,7 +55,15 @@ REACTION_MS = 600
 """The reaction window: a card pressed this soon after its pile changed on the player's
 screen may still answer the pile before (RULES.md: a person needs 0.2–0.6 s to react)."""
 PROBE_EVERY_S = 2.0
-"""How often the server pings a connection that shows a table, to measure its lag."""
+"""How often the server pings a connection that shows a table, to measure its lag (while
+its round trips vary; see :class:`ProbePace`)."""
+PROBE_MAX_S = 8.0
+"""The longest the server waits between two pings of a connection whose round trip holds
+steady (:class:`ProbePace`)."""
+STEADY_MS = 5.0
+"""A round trip at most this much (or :data:`STEADY_SHARE` of it) above the connection's
+floor counts as steady."""
+STEADY_SHARE = 0.25
 SLOW_RTT_MS = 150
 """A connection whose smoothed round trip is this long or longer is shown as slow."""
 QUOTA_GAIN_MS = 150
@@ -63,7 +71,8 @@ QUOTA_GAIN_MS = 150
 QUOTA_MAX_MS = 600
 """The most lag credit a seat can have saved up (lichess's quota maximum)."""
 FLOOR_SAMPLES = 5
-"""How many recent round trips the credited lag is the shortest of (10 s of pings)."""
+"""How many recent round trips the credited lag is the shortest of (10 s of pings, up to
+40 s while they hold steady)."""
 PAGE_MS = 150
 """How much later than the transport's round trip a page's word that it showed a pile version
 may start the reaction window: the time a busy page takes to draw a view (issue 30)."""
@@ -177,6 +186,38 @@ class LagStats:
         if not self.samples:
             return None
         return "good" if self.mean < SLOW_RTT_MS else "slow"
+
+
+@dataclass(slots=True)
+class ProbePace:
+    """How long until a connection's next ping: :data:`PROBE_EVERY_S`, doubled with every
+    steady answer up to :data:`PROBE_MAX_S`, and back to the start as soon as an answer
+    strays from the floor or the last ping went unanswered.
+
+    Fewer pings change nothing the table credits: the credit is the floor of the recent
+    round trips (a floor over a longer time is lower, never higher) and never more than the
+    transport's own shortest round trip, read afresh at every ping.
+
+    >>> pace, stats = ProbePace(), LagStats()
+    >>> def answer(rtt: float) -> float:
+    ...     stats.record(rtt)
+    ...     return pace.next(stats, answered=True)
+    >>> [answer(rtt) for rtt in (40, 41, 40, 42, 40, 41, 40)]
+    [2.0, 2.0, 2.0, 2.0, 4.0, 8.0, 8.0]
+    >>> stats.record(90)  # the wire changed: measure it closely again
+    >>> pace.next(stats, answered=True), pace.next(stats, answered=False)
+    (2.0, 2.0)
+    """
+
+    every: float = PROBE_EVERY_S
+
+    def next(self, stats: LagStats, answered: bool) -> float:
+        """Seconds until the next ping, given the round trips so far and whether the last
+        ping was answered."""
+        steady = answered and len(stats.recent) >= FLOOR_SAMPLES and \
+            stats.recent[-1] - stats.floor <= max(STEADY_MS, STEADY_SHARE * stats.floor)
+        self.every = min(2 * self.every, PROBE_MAX_S) if steady else PROBE_EVERY_S
+        return self.every
 
 
 @dataclass(slots=True)

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
             head += f"  {json.dumps(plain(step.action), ensure_ascii=False)}  {step.outcome}"
             if step.code is not None:
                 head += f": {step.code} ({step.reason})"
-        lines = [describe(e, names, args.lang, now=step.t) for e in step.events]
+        lines = [describe(e, names, args.lang, now=step.t, game=log.game) for e in step.events]
         out.write(head + "".join(f"\n{'':14}{line}" for line in lines if line) + "\n")
     final = outcome(result.table)
     if args.json:

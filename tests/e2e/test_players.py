@@ -19,7 +19,7 @@ from zackzack.names import name_key
 from zackzack.ratings import NEW, Pool, Rating, match_changes
 from zackzack.server.identity import token_hash
 from zackzack.store import MatchStart, PlayerRecord, SeatRecord, Store, database_url
-from zackzack.store.db import Status
+from zackzack.store.matches import Status
 
 pytestmark = pytest.mark.e2e
 

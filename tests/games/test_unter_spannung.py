@@ -15,7 +15,6 @@ from zackzack.games import unter_spannung as us
 from zackzack.games.errors import (
     BadAction,
     DoesNotFit,
-    EmptyDrawPile,
     IllegalAction,
     LogError,
     NoSuchSeat,
@@ -25,6 +24,7 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
+from zackzack.games.unter_spannung.errors import EmptyDrawPile
 
 C = us.Card.parse
 

@@ -43,6 +43,7 @@ test("seconds are said to a tenth, never below zero", () => {
 });
 
 test("setLang switches the catalogue, remembers it and tells the listeners", () => {
+  /** @type {string[]} */
   const heard = [];
   const off = onLang((next) => heard.push(next));
   setLang("de");

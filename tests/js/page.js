@@ -35,6 +35,7 @@ class FakeNode {
     this.text = "";
   }
 
+  /** @returns {string} */
   get textContent() {
     return this.text + this.children.map((child) => child.textContent).join("");
   }
@@ -83,13 +84,41 @@ class FakeElement extends FakeNode {
   }
 }
 
+// What the lobby reads of each game: its players, options and handicaps.
+/** @type {Record<string, object>} */
+const GAMES = {
+  "unter-spannung": {
+    min_players: 2, max_players: 6, preview: ["7±2", "5±1", "9±3"], handicaps: {},
+    options: [
+      { name: "players", type: "int", min: 2, max: 6, default: 4 },
+      { name: "tournament", type: "bool", default: false },
+      { name: "deck", type: "list", item: "other" },
+      { name: "penalty_ms", type: "int", min: 0, max: 10000, default: 1000 },
+      { name: "countdown_ms", type: "int", min: 0, max: 10000, default: 1500 },
+    ],
+  },
+  schnelllauf: {
+    min_players: 2, max_players: 2, preview: ["Qh", "*", "Ks"],
+    handicaps: { pile: { option: "pile_size", value: 4 }, "one-hand": { option: "one_hand_seats", value: true } },
+    options: [
+      { name: "players", type: "int", min: 2, max: 2, default: 2 },
+      { name: "jokers", type: "int", min: 0, max: 3, default: 3 },
+      { name: "wrap", type: "bool", default: true },
+      { name: "pile_size", type: "list", length: 2, item: "int", default: [3, 3] },
+      { name: "one_hand_seats", type: "list", length: 2, item: "bool", default: [false, false] },
+      { name: "penalty_ms", type: "int", min: 0, max: 10000, default: 1000 },
+    ],
+  },
+};
+
 const storage = new Map();
 const blocks = {
   "zz-words": JSON.stringify(catalogue()),
-  // The built-in games with their card modules (js/games.js loads them through served.js).
+  // The built-in games as GET /api/games lists them (abridged), with their card modules
+  // (js/games.js loads them through served.js).
   "zz-games": JSON.stringify({
     games: ["unter-spannung", "schnelllauf"].map((name) =>
-      ({ name, title: name, web: { cards: `/static/games/${name}/cards.js` } })),
+      ({ name, title: name, ...GAMES[name], web: { cards: `/static/games/${name}/cards.js`, describe: `/static/games/${name}/describe.js` } })),
   }),
 };
 

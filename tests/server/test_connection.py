@@ -25,6 +25,7 @@ from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
+from zackzack.server.transport import SEND_KEY
 from zackzack.store import Store
 from zackzack.table import Settings
 
@@ -161,6 +162,41 @@ async def closed_while_reading(store: Store) -> None:
                 seats=[{"kind": "open"}, {"kind": "bot", "bot": "beginner"}])
     await asyncio.wait_for(task, 5)
     assert lobby.rooms == {} and socket.closed_with == 4003
+
+
+def test_a_burst_leaves_in_one_write_after_one_commit(store: Store) -> None:
+    run_async(a_burst(store))
+
+
+async def a_burst(store: Store) -> None:
+    """Issue 28: what is queued when the writer wakes leaves in one write, and only after
+    the commit of everything queued before it (a client never hears of an action a crash
+    could lose); a message queued later waits for the next commit."""
+    loop = asyncio.get_running_loop()
+    lobby = Lobby(clock=loop, store=store, bots=Bots(), settings=Settings())
+    commits: list[int] = []
+    writes: list[tuple[list[str], int]] = []
+    socket = FakeSocket()
+    socket.scope = {"extensions": {  # type: ignore[attr-defined]
+        SEND_KEY: lambda texts: writes.append((list(texts), len(commits))) or True}}
+
+    def commit() -> None:
+        commits.append(len(commits))
+        if len(commits) == 1:  # an action handled while the first commit ran: not in it
+            connection.send("late")
+
+    connection = Connection(
+        socket,  # type: ignore[arg-type]
+        lambda c: Session(lobby, Identities(store), "http://test", c.send), Limits(), loop,
+        before_send=commit)
+    for text in ("a", "b", "c"):
+        connection.send(text)
+    task = asyncio.create_task(connection.serve())
+    await until(lambda: len(writes) == 2)
+    assert writes == [(["a", "b", "c"], 1), (["late"], 2)]  # each write after its commit
+    assert socket.sent == []  # never through send_text
+    socket.incoming.put_nowait({"type": "websocket.disconnect"})
+    await asyncio.wait_for(task, 5)
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Every error code the server can send is documented and has words in both languages.
 
 The codes are read from the code itself (every ``ProtocolError``, ``Error``, ``Ack`` and API
-``error_response`` with a literal code, and every refusal in ``games/errors.py``) and from
-docs/protocol.md; the words from the catalogue's ``web`` section (``zackzack.words``). A new
+``error_response`` with a literal code, and every refusal, ``games.registry.refusals()``) and
+from docs/protocol.md; the words from the catalogue's ``web`` section (``zackzack.words``). A new
 code without a line in the docs or without an English and a German sentence fails here.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from zackzack.games import errors
+from zackzack.games.registry import refusals
 from zackzack.words import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def _literal(node: ast.expr | None) -> str | None:
 
 def sent_codes() -> set[str]:
     """The codes the server can send: literal codes in its source, and the games' refusals."""
-    codes = {cls.code for cls in errors.ALL}
+    codes = {cls.code for cls in refusals()}
     for path in SERVER.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):

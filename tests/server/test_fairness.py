@@ -3,12 +3,13 @@ bound, shows the quality to the table, and tells the loser of a race who won."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 
 from server.kit import Client, World, two_at_a_table
-from zackzack.race import PROBE_EVERY_S, SLOW_RTT_MS, TRANSPORT_SLACK
+from zackzack.race import PROBE_EVERY_S, PROBE_MAX_S, SLOW_RTT_MS, TRANSPORT_SLACK
 from zackzack.store import Store
 from zackzack.table import Settings
 
@@ -201,3 +202,53 @@ def test_the_page_s_word_that_it_drew_the_piles_is_noted_for_its_seat_only(
     assert dora.send(type="shown", versions=[version]) == []  # a watcher's word: nothing
     assert ben.error(type="shown", versions=[-1]) == "bad_field"
     assert ben.error(type="shown", versions=list(range(9))) == "bad_field"
+
+
+def answer_pings(world: World, client: Client, seconds: float, late: float) -> list[float]:
+    """Answer each of ``client``'s pings ``late`` seconds after it came, for ``seconds``;
+    the virtual times the pings came at (to the nearest 10 ms)."""
+    came: list[float] = []
+    due: list[tuple[float, int]] = []
+    end = world.clock.time() + seconds
+    while world.clock.time() < end:
+        count = len(client.pings)
+        world.wait(0.01)
+        for ping in client.pings[count:]:
+            came.append(world.clock.time())
+            due.append((world.clock.time() + late, ping["n"]))
+        while due and due[0][0] <= world.clock.time() + 1e-9:
+            client.send(type="pong", n=due.pop(0)[1])
+    return came
+
+
+def test_a_steady_connection_is_pinged_less_often_and_closely_again_once_it_changes(
+        store: Store) -> None:
+    """Issue 28: pings slow down to PROBE_MAX_S while the round trip holds steady and
+    come every PROBE_EVERY_S again as soon as it strays; the credit stays the transport's."""
+    world = World(store)
+    _, ben, _ = two_at_a_table(world)
+    ben.rtt_ms = 50
+    ben.hold_pings = True
+    came = answer_pings(world, ben, 60, late=0.05)
+    gaps = [round(b - a, 1) for a, b in itertools.pairwise(came)]
+    assert gaps[0] == PROBE_EVERY_S and max(gaps) == PROBE_MAX_S
+    assert gaps[-3:] == [PROBE_MAX_S] * 3  # steady: a ping every 8 s instead of 2
+    assert ben.session.wire.lag == pytest.approx(50)  # the floor, within the transport's
+    came = answer_pings(world, ben, 24, late=0.2)  # the wire changed
+    gaps = [round(b - a, 1) for a, b in itertools.pairwise(came)]
+    # the ping already due comes 8 s after the last; after its answer, every 2 s again
+    # until the floor holds the new round trip (FLOOR_SAMPLES answers), then slower again
+    assert gaps[:5] == [PROBE_MAX_S] + [PROBE_EVERY_S] * 4 and gaps[5] > PROBE_EVERY_S
+    assert ben.session.wire.lag == pytest.approx(50 * TRANSPORT_SLACK)  # the transport bounds it
+
+
+def test_an_unanswered_ping_brings_the_pings_back_to_their_pace(store: Store) -> None:
+    world = World(store)
+    _, ben, _ = two_at_a_table(world)
+    ben.hold_pings = True
+    answer_pings(world, ben, 40, late=0.0)
+    count = len(ben.pings)
+    world.wait(PROBE_MAX_S)  # one ping, left unanswered
+    assert len(ben.pings) == count + 1
+    world.wait(PROBE_MAX_S + PROBE_EVERY_S + 0.01)  # then one every 2 s
+    assert len(ben.pings) >= count + 1 + 4

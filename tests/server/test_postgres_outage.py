@@ -24,7 +24,7 @@ from server.wire import Scripted
 from tcpproxy import Proxy
 from zackzack.matchlog import parse_log
 from zackzack.replay import replay
-from zackzack.store.db import ANSWER_WITHIN
+from zackzack.store.connecting import ANSWER_WITHIN
 
 pytestmark = pytest.mark.wallclock
 

@@ -4,6 +4,7 @@ proxy's header; what the server credits in a race is bounded by it (docs/fairnes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 from typing import Any
@@ -13,6 +14,7 @@ import websockets
 
 from zackzack.server.guard import trusted
 from zackzack.server.transport import (
+    SEND_KEY,
     TRANSPORT_KEY,
     TimedWebSocketProtocol,
     kernel_rtt_ms,
@@ -74,6 +76,60 @@ def test_the_kernel_s_round_trip_of_a_real_websocket_reaches_the_app() -> None:
 
     asyncio.run(main())
     assert seen and seen[0] is not None and 0 < seen[0] < 50
+
+
+class CountedWrites:
+    """A transport that counts its writes (and otherwise is the one it wraps)."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport, self.writes = transport, 0
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+        self.transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+def test_a_burst_of_messages_leaves_in_one_write_and_not_after_the_close() -> None:
+    """Issue 28: queued messages go out as frames of one write (one system call); once the
+    app has closed the websocket the fast path declines and uvicorn's own send decides."""
+    answers: list[Any] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        send_texts = scope["extensions"][SEND_KEY]
+        counted = send_texts.__self__.transport = CountedWrites(send_texts.__self__.transport)
+        answers.append(send_texts(["one", "two", "three"]))
+        answers.append(counted.writes)
+        await send({"type": "websocket.close", "code": 1000})
+        answers.append(send_texts(["four"]))
+        await receive()
+
+    async def main() -> list[str]:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
+                                               ws=TimedWebSocketProtocol))
+        serving = asyncio.create_task(server.serve(sockets=[sock]))
+        got: list[str] = []
+        try:
+            while not server.started:
+                await asyncio.sleep(0.01)
+            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        got.append(str(await ws.recv()))
+        finally:
+            server.should_exit = True
+            await serving
+        return got
+
+    assert asyncio.run(main()) == ["one", "two", "three"]
+    assert answers == [True, 1, False]
 
 
 def test_a_socket_without_a_round_trip_says_none() -> None:

@@ -25,7 +25,7 @@ from zackzack.store import (
     Store,
     StoredChange,
 )
-from zackzack.store.db import BOARD_TOTAL_FRESH_MS
+from zackzack.store.ratings import BOARD_TOTAL_FRESH_MS
 from zackzack.store.schema import match_players, rating_changes, ratings
 
 GAME = "unter-spannung"

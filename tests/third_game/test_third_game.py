@@ -140,15 +140,16 @@ def test_hoeher_is_listed_by_the_server(hoeher: Game, tmp_path: Path) -> None:
     cards = next(o for o in listed["options"] if o["name"] == "cards")
     assert cards == {"name": "cards", "type": "int", "min": 2, "max": 9, "default": 5,
                      "required": False}
-    assert listed["board"] is None and listed["rules"] is None  # no web/rules.js
+    assert listed["board"] == "/static/games/hoeher/board.js"
+    assert listed["rules"] == "/rules/hoeher"
 
 
 @pytest.mark.parametrize("package", ["zackzack.games.unter_spannung",
                                      "zackzack.games.schnelllauf", "third_game"])
 def test_a_games_rules_import_none_of_its_front_ends(package: str) -> None:
-    """The rules package imports neither its siblings (bot, board, front; its data, the
-    Structs a compiled build leaves plain, it may) nor the table, server, terminal or bots,
-    nor their libraries."""
+    """The rules package imports neither its siblings (bot, board, front, describe; its data,
+    the Structs a compiled build leaves plain, and its errors, its refusals, it may) nor the
+    table, server, terminal or bots, nor their libraries."""
     code = f"""
 import sys
 import {package}
@@ -157,7 +158,7 @@ bad = sorted(m for m in sys.modules
                                     "uvicorn", "matplotlib")
              or m.startswith(("zackzack.bots", "zackzack.tui", "zackzack.server", "zackzack.sim",
                               "zackzack.table", "zackzack.store"))
-             or (m.startswith("{package}.") and m != "{package}.data")
+             or (m.startswith("{package}.") and m not in ("{package}.data", "{package}.errors"))
              or m.endswith((".bot", ".board", ".front")))
 print(bad)
 """
@@ -166,10 +167,12 @@ print(bad)
     assert done.stdout.strip() == "[]", done.stdout
 
 
-def test_a_game_without_rules_or_learn_pages_publishes_no_address(hoeher: Game) -> None:
+def test_its_web_folder_publishes_its_board_rules_page_and_tutorial(hoeher: Game) -> None:
     listed = hoeher.describe()
-    assert listed["rules"] is None and listed["learn"] is None and listed["web"] == {}
+    assert listed["rules"] == "/rules/hoeher" and listed["learn"] == "/learn/hoeher"
+    assert sorted(listed["web"]) == ["board", "learn", "rules"]
     assert _players(listed) == (2, 4)
+    assert listed["tournament"] is None and listed["noisy"] == [] and listed["low_wins"]
 
 
 def _players(listed: dict[str, object]) -> tuple[object, object]:

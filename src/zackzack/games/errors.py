@@ -90,30 +90,6 @@ class OneHand(IllegalAction):
     code = "one_hand"
 
 
-class EmptyDrawPile(IllegalAction):
-    """Drawing from a draw pile that has no cards left."""
-
-    code = "empty_draw_pile"
-
-
-class NoSuchPile(IllegalAction):
-    """The discard pile or layout place does not exist or has no card."""
-
-    code = "no_such_pile"
-
-
-class PlaceNotEmpty(IllegalAction):
-    """Moving a card onto a layout place that still has cards."""
-
-    code = "place_not_empty"
-
-
-class NothingToReveal(IllegalAction):
-    """Moving the only card of a place, which reveals nothing."""
-
-    code = "nothing_to_reveal"
-
-
 class NotPending(IllegalAction):
     """An automatic step (Nichts geht mehr, a stalemate flip) that is not due."""
 
@@ -134,9 +110,11 @@ class NotPlaying(IllegalAction):
 
 ALL: tuple[type[IllegalAction], ...] = (
     IllegalAction, BadAction, NoSuchSeat, NotYourCard, DoesNotFit, TooLate, Frozen, OneHand,
-    EmptyDrawPile, NoSuchPile, PlaceNotEmpty, NothingToReveal, NotPending, RoundOver, NotPlaying,
+    NotPending, RoundOver, NotPlaying,
 )
-"""Every refusal class; their codes are stable and documented in docs/protocol.md."""
+"""Every shared refusal class; their codes are stable and documented in docs/protocol.md. A
+game's own are in its folder's ``errors.py`` (``REFUSALS``); ``games.registry.refusals()``
+gives them all."""
 
 
 class OptionsError(ValueError):

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 import msgspec
 
 from zackzack.games.base import Action, Event, GameInfo, Rules
-from zackzack.games.errors import BadAction
+from zackzack.games.errors import ALL, BadAction, IllegalAction
 
 if TYPE_CHECKING:
     from zackzack.tui.board import Board
@@ -62,6 +62,33 @@ def _one_round(options: Any) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Flag:
+    """A command-line short form of one of a game's options (``zackzack play`` and
+    ``simulate``): ``--jokers N`` sets ``jokers`` to the whole number N; with ``value``, the
+    bare flag sets the option to it (``--no-wrap``: ``wrap`` false)."""
+
+    flag: str
+    option: str
+    help: str
+    value: Any = None
+
+    @property
+    def dest(self) -> str:
+        """The flag's attribute on the parsed arguments (``--no-wrap`` → ``no_wrap``)."""
+        return self.flag.removeprefix("--").replace("-", "_")
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A match of several rounds whose scores add up, turned on by a bool option: each player
+    has ``rounds_per_player`` rounds."""
+
+    option: str
+    rounds_per_player: int
+
+
+
+@dataclass(frozen=True, slots=True)
 class Front:
     """What front ends need of a game beyond its rules (``front.py`` in its folder: ``FRONT``).
 
@@ -90,6 +117,15 @@ class Front:
     actions: tuple[str, ...] = ()
     """The actions a player sends, by ``type`` (the others are the table's own steps; empty:
     every action of the rules); a refusal of an unknown one names them."""
+    flags: tuple[Flag, ...] = ()
+    """The command-line short forms of some options (``--tournament``, ``--jokers``)."""
+    tournament: Tournament | None = None
+    """The match of several rounds with running totals, if the game has one."""
+    low_wins: bool = True
+    """Standings: the fewest points (totals, a round's scores) place first."""
+    noisy: tuple[str, ...] = ()
+    """The events (by ``type``) a bot makes so often that a feed hides them unless asked
+    (Unter Spannung's bots draw all the time)."""
 
 
 @dataclass(frozen=True)
@@ -230,16 +266,38 @@ draw - at `$.type`
 
     def web_modules(self) -> dict[str, str]:
         """The addresses of the game's web modules by name (``web/*.js``: ``board``, and
-        ``cards``, ``rules``, ``learn`` when it has them).
+        ``cards``, ``rules``, ``learn``, ``describe`` when it has them).
 
         >>> from zackzack.games import entry
         >>> sorted(entry("schnelllauf").web_modules())
-        ['board', 'cards', 'learn', 'rules']
+        ['board', 'cards', 'describe', 'learn', 'rules']
         """
         web = self.web
         return {} if web is None else {
             path.stem: f"/static/games/{self.name}/{path.name}"
             for path in sorted(web.glob("*.js"))}
+
+    def refusals(self) -> tuple[type[IllegalAction], ...]:
+        """The game's own refusal classes (its folder's ``errors.py``: ``REFUSALS``; none
+        without one)."""
+        try:
+            module = self.part("errors")
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.package}.errors":
+                raise
+            return ()
+        found: tuple[type[IllegalAction], ...] = module.REFUSALS
+        return found
+
+    def describer(self) -> ModuleType | None:
+        """The game's describer of its own events (``describe.py``: ``say`` and ``SCORES``),
+        if it has one."""
+        try:
+            return self.part("describe")
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.package}.describe":
+                raise
+            return None
 
     def describe(self) -> dict[str, Any]:
         """The game as ``GET /api/games`` lists it: name, title, players, options, and the
@@ -260,7 +318,11 @@ draw - at `$.type`
                    for page in ("rules", "learn")},
                 "preview": list(self.front.preview),
                 "handicaps": {kind: {"option": option, "value": value}
-                              for kind, (option, value) in self.front.handicaps.items()}}
+                              for kind, (option, value) in self.front.handicaps.items()},
+                "tournament": None if self.front.tournament is None else {
+                    "option": self.front.tournament.option,
+                    "rounds_per_player": self.front.tournament.rounds_per_player},
+                "low_wins": self.front.low_wins, "noisy": list(self.front.noisy)}
 
     def options_from_args(self, items: Sequence[str] = (),
                           handicaps: Sequence[str] = ()) -> dict[str, Any]:
@@ -292,6 +354,32 @@ tournament, deck, penalty_ms, countdown_ms
             data[key] = _value(text.strip(), _is_list(fields[key].type))
         if handicaps:
             data |= self.handicap(handicaps, data)
+        return data
+
+    def options_from_flags(self, given: Any) -> dict[str, Any]:
+        """Options data from the parsed arguments' game flags (:func:`add_flags`); a flag of
+        another game raises ``ValueError``.
+
+        >>> import argparse
+        >>> parser = argparse.ArgumentParser()
+        >>> add_flags(parser)
+        >>> entry("schnelllauf").options_from_flags(parser.parse_args(["--no-wrap"]))
+        {'wrap': False}
+        >>> entry("unter-spannung").options_from_flags(parser.parse_args(["--jokers", "1"]))
+        Traceback (most recent call last):
+        ...
+        ValueError: --jokers: Unter Spannung has no option jokers
+        """
+        data: dict[str, Any] = {}
+        mine = {flag.flag: flag for flag in self.front.flags}
+        for flag in flags():
+            value = getattr(given, flag.dest, None)
+            if value is None or (value is False and flag.value is not None):
+                continue
+            if flag.flag not in mine:
+                raise ValueError(f"{flag.flag}: {self.title} has no option {flag.option}")
+            own = mine[flag.flag]
+            data[own.option] = own.value if own.value is not None else value
         return data
 
     def handicap(self, specs: Sequence[str], data: Mapping[str, Any] | None = None
@@ -437,6 +525,38 @@ def entry(name: str) -> Game:
     except KeyError:
         raise ValueError(f"unknown game {name!r}; choose one of {', '.join(REGISTRY)}"
                          ) from None
+
+
+def refusals() -> tuple[type[IllegalAction], ...]:
+    """Every refusal class: the shared ones (``games/errors.py``), then each registered
+    game's own; their codes are stable and documented in docs/protocol.md.
+
+    >>> "place_not_empty" in {refusal.code for refusal in refusals()}
+    True
+    """
+    return (*ALL, *(refusal for found in REGISTRY.values() for refusal in found.refusals()))
+
+
+def flags() -> list[Flag]:
+    """Every registered game's command-line flags, each flag once (the first game's)."""
+    found: dict[str, Flag] = {}
+    for game_ in REGISTRY.values():
+        for flag in game_.front.flags:
+            found.setdefault(flag.flag, flag)
+    return list(found.values())
+
+
+def add_flags(parser: Any) -> None:
+    """Add every registered game's flags to an ``argparse`` parser, each said to be whose
+    (``Schnelllauf: jokers per deck``)."""
+    for flag in flags():
+        owners = [g.title for g in REGISTRY.values()
+                  if any(own.flag == flag.flag for own in g.front.flags)]
+        text = f"{', '.join(owners)}: {flag.help}"
+        if flag.value is None:
+            parser.add_argument(flag.flag, type=int, dest=flag.dest, help=text)
+        else:
+            parser.add_argument(flag.flag, action="store_true", dest=flag.dest, help=text)
 
 
 def registered() -> list[Game]:

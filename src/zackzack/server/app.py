@@ -49,7 +49,7 @@ from zackzack.server.sharedlimits import SharedLimits
 from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
-from zackzack.store.db import ANSWER_WITHIN
+from zackzack.store.connecting import ANSWER_WITHIN
 from zackzack.table import LIVE, Settings
 from zackzack.words import browser_json
 

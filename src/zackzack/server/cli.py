@@ -54,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "after it died (default 10)")
     parser.add_argument("--open", action="store_true",
                         help="open the lobby in your web browser once the server listens")
+    parser.add_argument("--ws-deflate", action="store_true",
+                        help="compress websocket messages for clients that offer it "
+                             "(less traffic; ~45 KiB more memory and more CPU per connection)")
 
 
 def parse_limits(pairs: list[str]) -> tuple[Limits, HttpLimits]:

@@ -18,6 +18,7 @@ import contextlib
 import enum
 import logging
 import sys
+from collections import deque
 from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -27,6 +28,7 @@ from zackzack.server.limits import Limits, TokenBucket
 from zackzack.server.logs import event
 from zackzack.server.protocol import MAX_MESSAGE_CHARS, Error, ref_of
 from zackzack.server.session import Session
+from zackzack.server.transport import SEND_KEY
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,64 @@ TOO_SLOW = 4001
 TOO_MANY = 4002
 STORE_WAIT = 0.05
 """Seconds between two looks whether the store caught up, while it is behind."""
+BURST = 16
+"""The most queued messages written to the socket in one go (``send_texts``)."""
+
+
+class Outbox:
+    """A bounded queue of texts with one reader: what ``asyncio.Queue`` does here, for less
+    (no task counting, no list of getters; ``docs/operations.md``, *Load*).
+
+    >>> box = Outbox(2)
+    >>> box.put_nowait("a"); box.put_nowait("b"); box.full(), box.qsize()
+    (True, 2)
+    >>> asyncio.run(box.get()), box.get_nowait(), box.empty()
+    ('a', 'b', True)
+    """
+
+    __slots__ = ("_items", "_limit", "_waiter")
+
+    def __init__(self, limit: int) -> None:
+        self._items: deque[str] = deque()
+        self._limit = limit
+        self._waiter: asyncio.Future[None] | None = None
+
+    def full(self) -> bool:
+        """Whether it holds ``limit`` texts."""
+        return len(self._items) >= self._limit
+
+    def empty(self) -> bool:
+        """Whether it holds nothing."""
+        return not self._items
+
+    def qsize(self) -> int:
+        """How many texts it holds."""
+        return len(self._items)
+
+    def put_nowait(self, text: str) -> None:
+        """Add ``text`` (``asyncio.QueueFull`` if it is full) and wake the reader."""
+        if len(self._items) >= self._limit:
+            raise asyncio.QueueFull
+        self._items.append(text)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> str:
+        """The oldest text (``asyncio.QueueEmpty`` if there is none)."""
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> str:
+        """The oldest text, once there is one."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
 
 
 class ConnectionState(enum.Enum):
@@ -64,7 +124,7 @@ class Connection:
         self.state = ConnectionState.OPEN
         self.close_code = 1000
         self.close_reason = ""
-        self.outbox: asyncio.Queue[str] = asyncio.Queue(limits.backlog)
+        self.outbox = Outbox(limits.backlog)
         self.queued = 0
         """Bytes the texts in the outbox take (``sys.getsizeof``); at most
         ``limits.backlog_bytes``."""
@@ -81,6 +141,10 @@ class Connection:
         self._stuck: Timer | None = None
         self.notices: list[str] = []
         """Texts to send ahead of everything queued (``notice``)."""
+        extensions = getattr(websocket, "scope", {}).get("extensions") or {}
+        self._send_texts: Callable[[list[str]], bool] | None = extensions.get(SEND_KEY)
+        """Writes several texts with one system call, where the server offers it
+        (``transport.TimedWebSocketProtocol``)."""
 
     def send(self, text: str) -> None:
         """Queue ``text`` for the client; an outbox that would hold more than ``backlog``
@@ -108,8 +172,19 @@ class Connection:
             self.outbox.put_nowait("")  # wakes a writer that waits for the queue
 
     async def _send_notices(self) -> None:
-        while self.notices:
-            await self.websocket.send_text(self.notices.pop(0))
+        if self.notices:
+            texts, self.notices = self.notices, []
+            await self._deliver(texts)
+
+    async def _deliver(self, texts: list[str], generation: int | None = None) -> None:
+        """Write ``texts`` to the socket, in order: in one go where the server can; one by
+        one otherwise, stopping if the outbox is replaced meanwhile (``generation``)."""
+        if self._send_texts is not None and self._send_texts(texts):
+            return
+        for text in texts:
+            if generation is not None and generation != self.generation:
+                return
+            await self.websocket.send_text(text)
 
     def restart(self, text: str) -> None:
         """Send ``text`` instead of everything not yet sent (nor the message being sent now,
@@ -207,6 +282,12 @@ class Connection:
                     if not text:
                         continue
                     self.queued -= sys.getsizeof(text)
+                texts = [text]  # and what else is queued, all of it before the commit below
+                while len(texts) < BURST and not self.outbox.empty():
+                    text = self.outbox.get_nowait()
+                    if text:
+                        self.queued -= sys.getsizeof(text)
+                        texts.append(text)
                 generation = self.generation
                 while self.before_send():  # the store is behind: nothing may leave but notices
                     await self._send_notices()
@@ -214,7 +295,7 @@ class Connection:
                 await self._send_notices()  # "the store is back" before what waited for it
                 if generation != self.generation:  # replaced while it waited (``restart``)
                     continue
-                await self.websocket.send_text(text)
+                await self._deliver(texts, generation)
         except (OSError, RuntimeError, WebSocketDisconnect):  # the client went away mid-send
             return
 

@@ -61,6 +61,10 @@ class Journal:
         self.queue: list[ActionRow | Write] = []
         """Everything not stored yet, oldest first."""
         self.batches = 0
+        """Transactions of actions committed so far."""
+        self.appended = 0
+        """Actions handed to the journal so far (``appended / batches``: the group commit's
+        batch size, which ``bench/load.py`` shows)."""
         self.fencing = False
         """In a cluster: every match's writes are fenced by its epoch."""
         self.fences: dict[str, int] = {}
@@ -97,6 +101,7 @@ class Journal:
     def append(self, match_id: str, n: int, t: int, seat: int, action: dict[str, Any]) -> None:
         """Hold action number ``n`` of ``match_id``; it is committed before anyone hears of it."""
         self.queue.append(ActionRow(match_id, n, t, seat, action))
+        self.appended += 1
         self._soon_flush()
 
     def write(self, write: Write) -> bool:

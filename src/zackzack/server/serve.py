@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 import uvicorn
 from starlette.applications import Starlette
 
-from zackzack.server import logs
+from zackzack.server import logs, looplag
 from zackzack.server.app import Config, create_app, halt, running
 from zackzack.server.cluster import ClusterError
 from zackzack.server.guard import Guard, HttpLimits, Trusted
@@ -42,7 +42,8 @@ def start(args: argparse.Namespace, config: Config, http: HttpLimits, proxies: T
             raise StartupError(str(error)) from None
         runner = asyncio.Runner(loop_factory=_loop_factory())
         try:
-            runner.run(_serve(sock, config, http, proxies, store, args.open))
+            runner.run(_serve(sock, config, http, proxies, store, args.open,
+                              deflate=args.ws_deflate))
         except StartupError:
             raise
         except ClusterError as error:
@@ -109,7 +110,7 @@ class _Uvicorn(uvicorn.Server):
 
 
 async def _serve(sock: socket.socket, config: Config, http: HttpLimits, proxies: Trusted,
-                 store: Store, browse: bool) -> None:
+                 store: Store, browse: bool, deflate: bool = False) -> None:
     app = create_app(config, store=store)
     host, port = sock.getsockname()[:2]
     local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -132,7 +133,7 @@ async def _serve(sock: socket.socket, config: Config, http: HttpLimits, proxies:
         app, lifespan="off", loop="none", http=Guard(http, proxies).protocol(),
         proxy_headers=False, log_level="warning", log_config=None,  # logs.setup: JSON lines
         ws_max_size=config.limits.frame_bytes,
-        ws=TimedWebSocketProtocol,
+        ws=TimedWebSocketProtocol, ws_per_message_deflate=deflate,  # docs/operations.md, *Load*
         ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3), app, ready)
     loop = asyncio.get_running_loop()
 
@@ -143,12 +144,26 @@ async def _serve(sock: socket.socket, config: Config, http: HttpLimits, proxies:
 
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stop)
+    lag_file = looplag.requested()
+    sampler = asyncio.create_task(looplag.sample(lag_file, counters=lambda: _counters(app))) \
+        if lag_file else None
     try:
         async with running(app, config, store=store):
             await server.serve(sockets=[sock])
     finally:
+        if sampler is not None:
+            sampler.cancel()
         for number in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(number)
+
+
+def _counters(app: Starlette) -> dict[str, int]:
+    """Running totals for the bench's loop-lag reports: the journal's actions and commits."""
+    server = getattr(app.state, "server", None)
+    if server is None:  # not running yet
+        return {}
+    journal = server.lobby.journal
+    return {"journaled": journal.appended, "commits": journal.batches}
 
 
 def _loopback(host: str) -> bool:

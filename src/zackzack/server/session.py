@@ -15,7 +15,7 @@ from functools import partial
 from sqlalchemy.exc import DBAPIError
 
 from zackzack.clock import Timer
-from zackzack.race import PROBE_EVERY_S, Wire
+from zackzack.race import ProbePace, Wire
 from zackzack.server.identity import Identities, Player, token_hash
 from zackzack.server.lobby import Lobby
 from zackzack.server.logs import event
@@ -99,6 +99,7 @@ class Session:
         self._probes: dict[int, float] = {}
         self._probed = 0
         self._prober: Timer | None = None
+        self._pace = ProbePace()
 
     @property
     def player(self) -> Player:
@@ -319,18 +320,21 @@ class Session:
     # Lag ---------------------------------------------------------------------------------
 
     def _probe(self) -> None:
-        """Ping the client while it shows a table: its answers measure the lag."""
+        """Ping the client while it shows a table: its answers measure the lag (less often
+        while they hold steady: ``race.ProbePace``)."""
         self._prober = None
         if self.room is None or self.state is SessionState.CLOSED:
             return
         clock = self.lobby.clock
+        answered = self._probed not in self._probes  # (or there was none before)
         self._probed += 1
         self._probes[self._probed] = clock.time()
         self.wire.transport = self._transport_rtt()
         if len(self._probes) > 8:  # a client that stopped answering keeps only the newest
             del self._probes[min(self._probes)]
         self._urgently(Probe(n=self._probed, rtt=self.wire.stats.rtt))
-        self._prober = clock.call_at(clock.time() + PROBE_EVERY_S, self._probe)
+        self._prober = clock.call_at(
+            clock.time() + self._pace.next(self.wire.stats, answered), self._probe)
 
     def _probe_answered(self, n: int) -> None:
         sent = self._probes.pop(n, None)

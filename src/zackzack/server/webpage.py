@@ -13,7 +13,9 @@ served as it is now, without a restart.
 Each game brings its web board in its own folder (``games/<pkg>/web/``): it is served as
 ``/static/games/NAME/`` (and under the version), hashed into VERSION and cached like the rest;
 its modules import the client's as ``../../js/x.js`` (never ``js/cards.js`` or ``js/games.js``,
-whose top-level await imports them), and the page preloads them, with what they import.
+whose top-level await imports them), and the page preloads them, with what they import. Its
+stylesheets (``web/*.css``) are linked by the page after the shared ones, so a game's board
+brings its own styles.
 
 The page also carries what the client needs before it can show anything, as
 ``<script type="application/json">`` blocks read synchronously: the words (``id="zz-words"``,
@@ -208,6 +210,11 @@ class WebClient:
         return [f"{place}/{path.name}" for place, folder in sorted(self.games().items())
                 for path in sorted(folder.glob("*.js"))]
 
+    def game_styles(self) -> list[str]:
+        """Each game's stylesheets (``games/NAME/x.css``), linked after the shared ones."""
+        return [f"{place}/{path.name}" for place, folder in sorted(self.games().items())
+                for path in sorted(folder.glob("*.css"))]
+
     def _read(self, name: str) -> str | None:
         found = self.locate(name)
         try:
@@ -233,8 +240,10 @@ class WebClient:
                   *(name for name in closure([*entries, *games], self._read)
                     if name not in preloaded and name not in games
                     and self._read(name) is not None)]
-        links = "".join(f'<link rel="modulepreload" href="{PREFIX}{name}">\n  '
-                        for name in wanted)
+        links = "".join(f'<link rel="stylesheet" href="{PREFIX}{name}">\n  '
+                        for name in self.game_styles())
+        links += "".join(f'<link rel="modulepreload" href="{PREFIX}{name}">\n  '
+                         for name in wanted)
         entry = ENTRY.search(page)
         if entry is not None:
             page = page[:entry.start()] + json_blocks(data) + links + page[entry.start():]

@@ -55,7 +55,7 @@ class Config:
     """What to simulate: a game with its options, one bot per seat, how much, which seed.
 
     ``matches`` plays exactly that many matches; ``rounds`` plays matches until at least that
-    many rounds have been played (a tournament or Schnelllauf match has several). ``rtt``
+    many rounds have been played (a match may have several). ``rtt``
     puts each seat at the end of a wire with that round trip in ms (``sim.network``);
     ``compensation`` then credits their lag in close races (``docs/fairness.md``), and
     ``attacks`` (one per seat) has seats cheat on their wire (``sim.network.Attack``).

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zackzack.bots import LEVELS, STRATEGIES, parse_bot
-from zackzack.games import REGISTRY, entry
+from zackzack.games import REGISTRY, entry, registered
+from zackzack.games.registry import add_flags, flags
 
 if TYPE_CHECKING:  # the simulator (process pools) and rich are imported when the command runs
     from rich.table import Table
@@ -22,21 +23,26 @@ if TYPE_CHECKING:  # the simulator (process pools) and rich are imported when th
     from zackzack.sim import Config, MatchRecord
     from zackzack.sim.network import Attack
 
-EPILOG = f"""\
+
+def _epilog() -> str:
+    """The help's closing text, with the registered games' flags, handicaps and names."""
+    games = registered()
+    short = ", ".join(["--players", *(flag.flag for flag in flags()), "--penalty-ms",
+                       "--countdown-ms"])
+    kinds = "; ".join(f"{g.title}'s kinds are {', '.join(g.front.handicaps)}"
+                      for g in games if g.front.handicaps) or "no game has handicaps"
+    first = games[0].name if games else "GAME"
+    return f"""\
 bots: LEVEL or LEVEL:STRATEGY, comma-separated, one per player (a single name seats it
 everywhere); levels {", ".join(LEVELS)}; strategies {", ".join(STRATEGIES)}.
 options: --option KEY=VALUE (repeatable) sets any table option of the game, e.g.
---option jokers=0 --option penalty_ms=500; --players, --tournament, --jokers, --no-wrap,
---penalty-ms and --countdown-ms are short for some of them.
+--option penalty_ms=500; {short} are short for some of them.
 handicap: PLAYER, PLAYER:KIND or PLAYER:KIND=VALUE, kinds comma-separated, players numbered
-from 1 (the same form as zackzack play); Schnelllauf's kinds are pile=4 (or 3) and
-one-hand: 1:pile=4, 1:one-hand, 1:pile=4,one-hand, or just 1 for both.
+from 1 (the same form as zackzack play); {kinds}; a bare 1 gives player 1 every kind.
 examples:
-  zackzack simulate unter-spannung --players 4 --bots pro,normal,normal,beginner \\
-      --rounds 20000 --tournament --seed 7 --jobs 2
-  zackzack simulate schnelllauf --bots pro,normal --matches 2000 --handicap 1:pile=4
-  zackzack simulate unter-spannung --bots normal,normal --rounds 20000 --rtt 10,100
-  zackzack simulate unter-spannung --bots normal --rounds 20000 --seed 1 --ray auto
+  zackzack simulate {first} --bots pro,normal --matches 2000 --seed 7 --jobs 2
+  zackzack simulate {first} --bots normal,normal --rounds 20000 --rtt 10,100
+  zackzack simulate {first} --bots normal --rounds 20000 --seed 1 --ray auto
 network: --rtt gives each player a round trip in ms (in the order of --bots); each one-way
 trip takes half of it ±10 % (uniform jitter), in order. Close races are then decided by
 when a card was pressed, crediting each player's measured lag up to a bound
@@ -50,26 +56,23 @@ ray://HOST:10001 one elsewhere, with the same zackzack installed on every node
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``simulate`` command's arguments."""
-    parser.epilog = EPILOG
+    parser.epilog = _epilog()
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("game", choices=sorted(REGISTRY), help="which game to simulate")
-    parser.add_argument("--players", type=int, help="Unter Spannung: 2 to 6 (default: "
-                        "as many as --bots names, else 4)")
+    parser.add_argument("--players", type=int, help="the players (default: as many as "
+                        "--bots names, else the game's)")
     parser.add_argument("--bots", default="normal", help="the bots, one per player "
                         "(default: normal everywhere)")
     amount = parser.add_mutually_exclusive_group()
     amount.add_argument("--rounds", type=int, help="play matches until this many rounds "
                         "(default 1000)")
     amount.add_argument("--matches", type=int, help="play exactly this many matches")
-    parser.add_argument("--tournament", action="store_true",
-                        help="Unter Spannung: the tournament, 2 × players rounds a match")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a table option of the game (repeatable), e.g. jokers=0")
+                        help="a table option of the game (repeatable), e.g. "
+                        "penalty_ms=500")
     parser.add_argument("--handicap", action="append", default=[], metavar="SPEC",
-                        help="handicap a player (repeatable), e.g. 1:pile=4")
-    parser.add_argument("--jokers", type=int, help="Schnelllauf: jokers per deck (0 to 3)")
-    parser.add_argument("--no-wrap", action="store_true",
-                        help="Schnelllauf: the ace is not next to the king")
+                        help="handicap a player (repeatable), e.g. 1 (every kind)")
+    add_flags(parser)
     parser.add_argument("--penalty-ms", type=int, help="the freeze for a wrong card")
     parser.add_argument("--countdown-ms", type=int, help="the countdown of automatic steps")
     parser.add_argument("--rtt", metavar="MS,MS", help="each player's network round trip in "
@@ -103,16 +106,14 @@ def config_from_args(args: argparse.Namespace) -> Config:
     if players is None and len(bots) > 1:
         players = len(bots)
     given = {"players": players, "penalty_ms": args.penalty_ms,
-             "countdown_ms": args.countdown_ms, "jokers": args.jokers,
-             "wrap": False if args.no_wrap else None,
-             "tournament": True if args.tournament else None}
+             "countdown_ms": args.countdown_ms}
     data: dict[str, Any] = {}
     for key, value in given.items():
         if value is not None:
             if key not in found.fields():
-                flag = "--no-wrap" if key == "wrap" else f"--{key.replace('_', '-')}"
-                raise ValueError(f"{flag}: {found.title} has no option {key}")
+                raise ValueError(f"--{key.replace('_', '-')}: {found.title} has no option {key}")
             data[key] = value
+    data |= found.options_from_flags(args)
     data |= found.options_from_args(args.option)
     if args.handicap:
         data |= found.handicap(args.handicap, data)

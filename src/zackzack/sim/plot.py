@@ -58,7 +58,7 @@ def _wins(axes: Axes, summary: dict[str, Any]) -> None:
 
 def _misses(axes: Axes, summary: dict[str, Any], records: Sequence[MatchRecord]) -> None:
     per = summary["rounds_per_match"]
-    if per.get("min", 1) < per.get("max", 1) and summary["matches"] > 1:  # as in Schnelllauf
+    if per.get("min", 1) < per.get("max", 1) and summary["matches"] > 1:  # several rounds
         counts = [len(record.rounds) for record in records]
         _histogram(axes, counts, "rounds per match", summary["rounds_per_match"])
         return

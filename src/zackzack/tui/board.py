@@ -78,7 +78,7 @@ class Sightings:
 KEEP = 64
 """Pile versions remembered per pile: far more than change within a reaction window."""
 MOVE_S = 4.0
-"""How long a half-done input (Schnelllauf's empty place) waits for its second key."""
+"""How long a half-done input (an empty place, then a card) waits for its second key."""
 
 
 class Board(Widget):

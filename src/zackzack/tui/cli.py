@@ -18,10 +18,14 @@ import asyncio
 import getpass
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from zackzack.describe import LANGS
-from zackzack.games import REGISTRY, registered
+from zackzack.games import REGISTRY, entry, registered
+from zackzack.games.registry import Game, add_flags, flags
 from zackzack.tui.keys import KEYBOARDS
 from zackzack.tui.texts import bot_spec, system_lang
 
@@ -42,17 +46,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              + "; ".join(f"{g.title}: {','.join(g.front.opponents)}"
                                          for g in registered()) + ")")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a table option of the game (repeatable), e.g. jokers=0, "
+                        help="a table option of the game (repeatable), e.g. countdown_ms=0, "
                              "penalty_ms=500; the rules list them")
-    parser.add_argument("--tournament", action="store_true",
-                        help="Unter Spannung: the tournament, 2 × players rounds "
-                             "(--option tournament=true)")
+    add_flags(parser)
+    handicapped = [g for g in registered() if g.front.handicaps]
     parser.add_argument("--handicap", action="append", default=[], metavar="SPEC",
                         help="handicap a player (repeatable), players numbered from 1 (you are "
-                             "1; with --local-two left 1, right 2), e.g. Schnelllauf's 1:pile=4, "
-                             "2:one-hand, or 1 for every handicap")
+                             "1; with --local-two left 1, right 2), e.g. "
+                             + "".join(f"{g.title}'s 1:{next(iter(g.front.handicaps))}, "
+                                       for g in handicapped) + "or 1 for every handicap")
     parser.add_argument("--local-two", action="store_true",
-                        help="Schnelllauf: two people at one keyboard, left and right half")
+                        help=_titles(lambda g: g.front.local_two)
+                        + "two people at one keyboard, left and right half")
     parser.add_argument("--server", metavar="URL",
                         help="a server's lobby: its open tables, live, and a new table of "
                              "your own (http://HOST:PORT)")
@@ -68,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=LANGS, default=None,
                         help="de or en (default: the system locale)")
     parser.add_argument("--keys", choices=KEYBOARDS, default=None,
-                        help="Schnelllauf: the keyboard layout the key labels follow "
+                        help=_titles(lambda g: g.front.local_two)
+                        + "the keyboard layout the key labels follow "
                              "(default: qwertz with --lang de, else qwerty)")
 
 
@@ -79,7 +85,7 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     from zackzack.tui.setup import Setup, session
 
     if args.join or args.server:
-        if (args.game or args.bots or args.local_two or args.handicap or args.tournament
+        if (args.game or args.bots or args.local_two or args.handicap or flagged(args)
                 or args.option):
             raise ValueError("--join and --server take the game and its options from the "
                              "server's table")
@@ -100,13 +106,15 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     if game is None and (args.local_two or args.handicap):
         game = only_game(args.local_two, bool(args.handicap))
     if game is None:
-        if args.bots or args.tournament or args.option:
+        if args.bots or flagged(args) or args.option:
             raise ValueError(f"name the game first: zackzack play {'|'.join(REGISTRY)} …")
         return None
     bots = tuple(any_lang_bot(s) for s in (args.bots or "").split(",") if s.strip())
     handicap = tuple(h.strip() for h in args.handicap if h.strip())
-    chosen = Setup(game, bots, args.tournament, handicap, args.local_two, args.name,
-                   args.seed, tuple(args.option))
+    items = tuple(f"{key}={msgspec.json.encode(value).decode()}"
+                  for key, value in entry(game).options_from_flags(args).items())
+    chosen = Setup(game, bots, False, handicap, args.local_two, args.name, args.seed,
+                   (*args.option, *items))
     return lambda: session(chosen, lang)
 
 
@@ -138,6 +146,17 @@ def any_lang_bot(text: str) -> str:
     for lang in LANGS:
         text = bot_spec(text, lang)
     return text
+
+
+def _titles(has: Callable[[Game], bool]) -> str:
+    """``"Title: "`` for the games that ``has`` holds for (what a flag concerns)."""
+    found = [g.title for g in registered() if has(g)]
+    return f"{', '.join(found)}: " if found else ""
+
+
+def flagged(args: argparse.Namespace) -> bool:
+    """Whether any game's flag (``--tournament`` and the like) was given."""
+    return any(getattr(args, flag.dest, None) not in (None, False) for flag in flags())
 
 
 def only_game(local_two: bool, handicap: bool) -> str:

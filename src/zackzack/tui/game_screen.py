@@ -150,7 +150,8 @@ class GameScreen(Screen[None]):
                 f"{p.place}. {self.board.name_of(p.seat)} ({p.score} {what})"
                 for p in event.result.placings))
         return self.board.readable(event, describe(event, seats, self.lang, seat=reader,
-                                                   now=self.session.now()))
+                                                   now=self.session.now(),
+                                                   game=self.session.rules.INFO.name))
 
     def refused(self, seat: int, code: str, reason: str, lost: Lost | None = None) -> None:
         """Say clearly why an action was refused: too late (and to whom), does not fit, …"""
@@ -283,15 +284,16 @@ class GameScreen(Screen[None]):
         return Text("\n").join(shown)
 
     def _rounds(self) -> int:
-        """How many rounds the match has when that is fixed (Unter Spannung's tournament:
+        """How many rounds the match has when that is fixed (a game's tournament, such as
         2 × players); 0: not fixed (one round, or until someone has no cards). Offline the
         match says; a server's table says by its options (a tournament, and how many play)."""
         table = getattr(self.session, "table", None)
         rounds = getattr(getattr(table, "match", None), "rounds", 0)
         options = getattr(self.session, "options", None)
-        if table is None and isinstance(options, dict) and options.get("tournament") \
-                and "players" in options:
-            found = entry(self.session.rules.INFO.name)
+        found = entry(self.session.rules.INFO.name)
+        tournament = found.front.tournament
+        if table is None and isinstance(options, dict) and tournament is not None \
+                and options.get(tournament.option) and "players" in options:
             with contextlib.suppress(ValueError, TypeError):
                 rounds = found.front.rounds_per_match(found.rules.parse_options(options))
         return rounds if isinstance(rounds, int) and rounds > 1 else 0

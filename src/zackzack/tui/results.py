@@ -24,7 +24,7 @@ ROUND_WORDS = 4
 
 
 def unit(game: str, lang: str) -> str:
-    """What a round's score counts, in the game's words (Unter Spannung: minus points)."""
+    """What a round's score counts, in the game's words (minus points, cards held)."""
     return tr(entry(game).front.score_key, lang)
 
 

@@ -62,7 +62,8 @@ class Setup:
     """An offline match: the game, the bots' specs, the options and the people here.
 
     ``handicap`` holds ``--handicap`` specs (``1:pile=4``: players numbered from 1, you are
-    1, or with ``local_two`` the left player), ``options`` ``--option KEY=VALUE`` items.
+    1, or with ``local_two`` the left player), ``options`` ``--option KEY=VALUE`` items,
+    ``tournament`` the game's match of several rounds (``Front.tournament``).
     """
 
     game: str
@@ -85,7 +86,7 @@ class Setup:
         title = found.title
         for option, given, has in (
                 ("--local-two", self.local_two, found.front.local_two),
-                ("--tournament", self.tournament, "tournament" in found.fields()),
+                ("--tournament", self.tournament, found.front.tournament is not None),
                 ("--handicap", bool(self.handicap), bool(found.front.handicaps))):
             if given and not has:
                 raise SetupError(f"{title} has no option {option}", "e_option", game=title,
@@ -129,8 +130,8 @@ def options(setup: Setup) -> Any:
                     f"{players} players; choose them with --bots", "e_players",
                     game=found.title, given=str(data["players"]), players=str(players))
             data["players"] = players
-        if setup.tournament:
-            data["tournament"] = True
+        if setup.tournament and found.front.tournament is not None:
+            data[found.front.tournament.option] = True
         if setup.handicap:
             data |= found.handicap(setup.handicap, data)
         return found.rules.parse_options(data)

@@ -20,8 +20,24 @@ from zackzack.tui.session import Session
 from zackzack.tui.texts import bot_spec, level, tr
 from zackzack.tui.toggles import Choice, Field, Tick
 
-HANDICAPS = ((), ("1",), ("2",))
-"""The handicap choices, in the order of the buttons: none, me (player 1), the bot (2)."""
+
+def handicaps() -> tuple[tuple[str, ...], ...]:
+    """The handicap choices, in the order of the buttons: none, me (player 1), and each other
+    player of the largest game with handicaps (the bot, when that game is for two).
+
+    >>> handicaps()
+    ((), ('1',), ('2',))
+    """
+    most = max((g.info.max_players for g in registered() if g.front.handicaps), default=1)
+    return ((), *((str(seat),) for seat in range(1, most + 1)))
+
+
+def _handicap_words(lang: str) -> list[str]:
+    """The buttons' words: none, me, then the bot (two players) or each player by number."""
+    seats = len(handicaps()) - 1
+    others = [tr("h_bot", lang)] if seats == 2 else [
+        tr("h_player", lang, n=str(n)) for n in range(2, seats + 1)]
+    return [tr("h_none", lang), tr("h_me", lang), *others]
 
 
 class StartScreen(Screen[Callable[[], Session] | None]):
@@ -65,8 +81,8 @@ class StartScreen(Screen[Callable[[], Session] | None]):
             yield Tick(t("local_two"), id="local_two", compact=True)
             yield Label(t("handicap"), id="handicap_label")
             with RadioSet(id="handicap", compact=True):
-                for key in ("h_none", "h_me", "h_bot"):
-                    yield Choice(t(key), value=key == "h_none")
+                for i, words in enumerate(_handicap_words(self.lang)):
+                    yield Choice(words, value=i == 0)
             yield Label(t("name"))
             yield Field(id="name", max_length=24)
             yield Static(id="error")
@@ -100,7 +116,7 @@ class StartScreen(Screen[Callable[[], Session] | None]):
     def _show_options(self) -> None:
         found = entry(self.game)
         two = found.front.local_two and self.query_one("#local_two", Checkbox).value
-        self.query_one("#tournament").display = "tournament" in found.fields()
+        self.query_one("#tournament").display = found.front.tournament is not None
         self.query_one("#local_two").display = found.front.local_two
         self.query_one("#handicap").display = bool(found.front.handicaps)
         self.query_one("#handicap_label").display = bool(found.front.handicaps)
@@ -122,9 +138,9 @@ class StartScreen(Screen[Callable[[], Session] | None]):
         try:
             chosen = setup.Setup(
                 game=self.game, bots=bots, local_two=two,
-                tournament="tournament" in found.fields()
+                tournament=found.front.tournament is not None
                 and self.query_one("#tournament", Checkbox).value,
-                handicap=HANDICAPS[self.query_one("#handicap", RadioSet).pressed_index]
+                handicap=handicaps()[self.query_one("#handicap", RadioSet).pressed_index]
                 if found.front.handicaps else (),
                 name=self.query_one("#name", Input).value.strip())
         except setup.SetupError as error:

@@ -52,13 +52,10 @@ from zackzack.games.errors import (
     DoesNotFit,
     IllegalAction,
     LogError,
-    NoSuchPile,
     NoSuchSeat,
-    NothingToReveal,
     NotPending,
     NotYourCard,
     OptionsError,
-    PlaceNotEmpty,
     RoundOver,
     TooLate,
 )
@@ -86,6 +83,7 @@ from zackzack.games.schnelllauf.data import (
     RoundEnded,
     View,
 )
+from zackzack.games.schnelllauf.errors import NoSuchPile, NothingToReveal, PlaceNotEmpty
 from zackzack.games.shuffling import shuffle
 
 ALL_RANKS = frozenset(range(1, 14))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zackzack.games.registry import Front
+from zackzack.games.registry import Flag, Front
 
 BETA = 0.125
 """Schnelllauf's β in the ratings: how far apart two players' performances in one match may
@@ -25,4 +25,6 @@ FRONT = Front(opponents=("normal",), handicaps={"pile": ("pile_size", 4),
               local_two=True, score="Cards left", score_key="cards_held",
               steps="stalemate flips", preview=("Qh", "*", "Ks"),
               rounds_per_match=rounds_per_match, calibration=(100, 25), ladder=True,
-              beta=BETA, actions=("play", "move"))
+              beta=BETA, actions=("play", "move"),
+              flags=(Flag("--jokers", "jokers", "jokers per deck (0 to 3)"),
+                     Flag("--no-wrap", "wrap", "the ace is not next to the king", False)))

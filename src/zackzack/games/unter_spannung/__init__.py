@@ -32,7 +32,6 @@ from zackzack.games.base import (
 from zackzack.games.errors import (
     BadAction,
     DoesNotFit,
-    EmptyDrawPile,
     IllegalAction,
     LogError,
     NoSuchSeat,
@@ -67,6 +66,7 @@ from zackzack.games.unter_spannung.data import (
     WentOut,
     wrap,
 )
+from zackzack.games.unter_spannung.errors import EmptyDrawPile
 
 
 def allowed_values(card: Card) -> frozenset[int]:

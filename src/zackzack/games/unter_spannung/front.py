@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zackzack.games.registry import Front
+from zackzack.games.registry import Flag, Front, Tournament
 from zackzack.games.unter_spannung import Options
 
 
@@ -15,4 +15,7 @@ FRONT = Front(opponents=("normal", "normal"), score="Minus pts", score_key="minu
               steps="Nichts geht mehr", preview=("7±2", "5±1", "9±3"),
               rounds_per_match=rounds_per_match, calibration=(6000, 500),
               rated_options=("players", "tournament"),
-              actions=("play", "draw"))
+              actions=("play", "draw"),
+              flags=(Flag("--tournament", "tournament",
+                          "the tournament, 2 × players rounds a match", True),),
+              tournament=Tournament("tournament", 2), noisy=("drew",))

@@ -16,8 +16,14 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 const NAME_MAX = 24;
 
+// What the account API answers (the fields the page reads).
+/** @typedef {{name?: string, claimed?: boolean, token?: string}} AccountAnswer */
+/** @typedef {{code: string, reason: string, retry_after?: number | null}} ApiRefusal */
+// The fields of an account form, by their names.
+/** @typedef {Record<string, string>} FormFields */
+
 // A request to the account API with the token; resolves with the JSON, throws {code, reason}.
-/** @param {string} path @param {{method?: string, body?: unknown}} [init] */
+/** @param {string} path @param {{method?: string, body?: unknown}} [init] @returns {Promise<any>} */
 export async function request(path, { method = "GET", body } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
@@ -40,6 +46,7 @@ export async function request(path, { method = "GET", body } = {}) {
 }
 
 // Rename a claimed player (names of claimed players are unique: the server checks).
+/** @param {string} name @returns {Promise<AccountAnswer>} */
 export async function renameClaimed(name) {
   const answer = await request("/api/account/rename", { method: "POST", body: { name } });
   known(answer);
@@ -48,6 +55,7 @@ export async function renameClaimed(name) {
 
 // The same player, now called `name` (claimed or not): the server has told every table;
 // the header and the dialog follow.
+/** @param {AccountAnswer} answer */
 function known(answer) {
   if (answer.name) {
     store("zz.name", answer.name);
@@ -59,6 +67,7 @@ function known(answer) {
 
 // Say hello again (as the same token or another one) so that the server's session, the
 // header and every page know the new name and account.
+/** @param {string | null} token @param {string | null} [name] */
 function comeBack(token, name) {
   if (name) store("zz.named", "1");
   net.become(token, name);
@@ -93,17 +102,19 @@ export function headerButton() {
 
 // The dialog ----------------------------------------------------------------------------
 
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
+/** @type {string | null} */
 let notice = null; // a sentence to show at the top once (after a sign-out, a claim)
 
 export function openAccount() {
   if (dialog?.open) return dialog.close();
-  dialog = $("#account") ?? document.body.appendChild(h("dialog", {
+  const box = dialog = $("#account") ?? document.body.appendChild(h("dialog", {
     class: "help account-dialog", id: "account", "aria-labelledby": "account-title",
   }));
   render();
-  dialog.showModal();
-  dialog.querySelector("input:not([type=hidden]), button.first")?.focus();
+  box.showModal();
+  $("input:not([type=hidden]), button.first", box)?.focus();
 }
 
 // Drawn again when the player changes (a welcome) or the language does.
@@ -112,17 +123,19 @@ function redraw() {
   const had = notice;
   render();
   // The focused control is gone with the old content: the news (or the status) takes it.
-  if (had || !dialog.contains(document.activeElement)) dialog.querySelector(".account-notice, .account-status")?.focus();
+  if (had || !dialog.contains(document.activeElement)) $(".account-notice, .account-status", dialog)?.focus();
 }
 net.on("welcome", redraw);
 net.on("account", redraw);
 onLang(redraw);
 
 function render() {
+  if (!dialog) return;
+  const box = dialog;
   const claimed = net.claimed;
   const name = net.name;
-  dialog.replaceChildren();
-  append(dialog, [
+  box.replaceChildren();
+  append(box, [
     h("h2", { id: "account-title", text: t("account_title") }),
     notice ? h("p", { class: "account-notice", tabindex: "-1", text: notice }) : null,
     h("p", { class: "account-status", tabindex: "-1", dataset: { claimed: String(claimed) } },
@@ -130,7 +143,7 @@ function render() {
       t(claimed ? "account_claimed_as" : "account_guest_as", { name })),
     claimed
       ? [h("p", {}, h("a", { href: profileHref(name, net.player), "data-link": "", id: "account-profile",
-        onclick: () => dialog.close() }, t("account_profile"))), renameForm(name), signOutPart(), deletePart()]
+        onclick: () => box.close() }, t("account_profile"))), renameForm(name), signOutPart(), deletePart()]
       : [h("p", { class: "hint", text: t("account_guest_hint") }), claimForm(name), signInForm()],
     h("form", { method: "dialog", class: "account-close" },
       h("button", { class: "btn", id: "account-close", text: t("close") }))]);
@@ -138,6 +151,7 @@ function render() {
 }
 
 // A password field with a show / hide switch (aria-pressed), 8–128 characters.
+/** @param {string} id @param {string} autocomplete */
 function passwordField(id, autocomplete) {
   const input = h("input", {
     id, name: "password", type: "password", required: true, autocomplete,
@@ -160,6 +174,7 @@ function passwordField(id, autocomplete) {
     h("small", { class: "hint", id: `${id}-hint`, text: t("password_hint", { min: PASSWORD_MIN, max: PASSWORD_MAX }) }));
 }
 
+/** @param {string} id @param {string | null} value @param {string} [autocomplete] */
 function nameField(id, value, autocomplete = "username") {
   return h("div", { class: "account-field" },
     h("label", { for: id, text: t("your_name") }),
@@ -167,14 +182,19 @@ function nameField(id, value, autocomplete = "username") {
 }
 
 // A form that posts to the API and shows the refusal beside itself (role=alert).
+/**
+ * @param {string} id @param {string} title @param {unknown[]} fields @param {string} submit
+ * @param {(data: FormFields) => Promise<void>} send
+ */
 function apiForm(id, title, fields, submit, send) {
   const error = h("div", { class: "create-error account-error", role: "alert" });
   const button = h("button", { class: "btn btn-gold", type: "submit", text: submit });
   const form = h("form", { class: "account-form", id, "aria-labelledby": `${id}-title`, novalidate: true },
     h("h3", { id: `${id}-title`, text: title }), fields, button, error);
-  form.addEventListener("submit", async (e) => {
+  form.addEventListener("submit", async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
-    const data = Object.fromEntries(new FormData(form));
+    /** @type {FormFields} */
+    const data = Object.fromEntries([...new FormData(form)].map(([key, value]) => [key, String(value)]));
     const local = check(data);
     error.replaceChildren();
     if (local) {
@@ -186,7 +206,7 @@ function apiForm(id, title, fields, submit, send) {
     try {
       await send(data);
     } catch (caught) {
-      const refusal = /** @type {{code: string, reason: string, retry_after?: number | null}} */ (caught);
+      const refusal = /** @type {ApiRefusal} */ (caught);
       error.replaceChildren(errorNode(refusal));
       if (refusal?.retry_after) {
         error.append(h("p", { class: "hint", text: t("account_retry_after", { s: Math.ceil(refusal.retry_after) }) }));
@@ -199,6 +219,7 @@ function apiForm(id, title, fields, submit, send) {
 }
 
 // What the browser can say before asking the server: an empty name, a password too short.
+/** @param {FormFields} data */
 function check(data) {
   if ("name" in data && !String(data.name).trim()) return t("account_name_missing");
   if ("password" in data) {
@@ -208,6 +229,7 @@ function check(data) {
   return null;
 }
 
+/** @param {string} name */
 function claimForm(name) {
   return apiForm("claim", t("account_claim"), [
     nameField("claim-name", /^Gast \d{4}$/.test(name) ? "" : name),
@@ -233,6 +255,7 @@ function signInForm() {
   });
 }
 
+/** @param {string} name */
 function renameForm(name) {
   return apiForm("account-rename", t("name_change"), [
     nameField("rename-name", name, "nickname"),
@@ -246,11 +269,11 @@ function renameForm(name) {
 
 function signOutPart() {
   const error = h("div", { class: "create-error account-error", role: "alert" });
-  const out = (everywhere) => async () => {
+  const out = (/** @type {boolean} */ everywhere) => async () => {
     try {
       await request("/api/account/sign-out", { method: "POST", body: { everywhere } });
     } catch (refusal) {
-      error.replaceChildren(errorNode(refusal));
+      error.replaceChildren(errorNode(/** @type {ApiRefusal} */ (refusal)));
       return;
     }
     notice = t(everywhere ? "account_signed_out_everywhere" : "account_signed_out");

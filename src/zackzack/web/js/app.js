@@ -4,7 +4,7 @@
 
 import { $, h, store } from "./dom.js";
 import { errorText } from "./errors.js";
-import { GAME_LIST, LEARN_GAMES } from "./games.js";
+import { GAME_LIST, GAMES, LEARN_GAMES } from "./games.js";
 import { icon } from "./icons.js";
 import { lang, onLang, setLang, t, translateStatic } from "./i18n.js";
 import { announce } from "./live.js";
@@ -24,9 +24,13 @@ import * as table from "./table.js";
 import * as timing from "./timing.js";
 
 const root = $("#app");
+// The page on screen; the help names the game it shows (`game`, or a table's `info.game`).
+/** @type {(Page & {game?: unknown, info?: {game: string} | null}) | null} */
 let page = null;
+/** @type {{autostart: boolean} | null} */
 let pendingCreate = null;
 
+/** @type {App} */
 const app = {
   myTables: [],
 
@@ -70,6 +74,7 @@ const app = {
   // `detail` (the server's English reason) is a tooltip, never part of the sentence.
   toast(text, detail = "") {
     const box = $("#toasts");
+    /** @type {any} */
     let el = [...box.children].find((e) => e.dataset.text === text && !e.classList.contains("out"));
     if (el) {
       const n = Number(el.dataset.count) + 1;
@@ -95,6 +100,7 @@ const app = {
 
 // `moved`: a navigation inside the app (a link, back and forward, a created table), after
 // which the focus goes to the new page (`focusPage`); the first page keeps the browser's own.
+/** @param {Record<string, unknown>} [params] */
 function route(params = {}, moved = false) {
   const focused = document.activeElement;
   page?.unmount();
@@ -148,7 +154,9 @@ function route(params = {}, moved = false) {
 // heading late or again (a table page when the table arrives, a list when its data does):
 // for a little while, until the player presses or taps something, a focus we placed follows
 // the heading, and one lost with a redrawn heading comes back.
+/** @type {(() => void) | null} */
 let settling = null;
+/** @param {Element | null} before */
 function focusPage(before) {
   settling?.();
   const now = document.activeElement;
@@ -195,6 +203,7 @@ net.on("welcome", (msg) => { app.myTables = msg.tables ?? []; });
 // Matched at a table on another server of the cluster: a `moved` follows instead of the
 // table, and nothing on the lobby page asks for it there; once connected, open its page (it
 // joins the table; docs/protocol.md, matchmaking).
+/** @type {string | null} */
 let matchedAt = null;
 net.on("unqueued", (msg) => { matchedAt = msg.reason === "matched" ? msg.code ?? null : null; });
 net.on("table", () => { matchedAt = null; });
@@ -204,6 +213,7 @@ net.on("welcome", () => {
   matchedAt = null;
   app.go(`/t/${code}`);
 });
+/** @type {string | null} */
 let said = null; // the state last said aloud: none before the first connection
 net.on("status", (status) => {
   const el = $("#conn");
@@ -255,6 +265,7 @@ $("#help-toggle").after(headerButton()); // the account: name, claimed or guest 
 function toggleHelp() {
   const dialog = $("#help");
   if (dialog.open) return dialog.close();
+  /** @type {[string, string][]} */
   const rows = [
     ...(page?.helpKeys?.() ?? []),
     ["?", t("keys_help")],
@@ -270,19 +281,20 @@ function toggleHelp() {
       h("dd", { text: what }),
     ])),
     h("p", { class: "hint", text: t("help_mouse") }),
-    learnLinks(page?.game ?? page?.info?.game));
+    learnLinks(page?.info?.game ?? (typeof page?.game === "string" ? page.game : undefined)));
   dialog.showModal();
 }
 
 // The help's way to the rules and the tutorial: of the game on screen, else of both.
+/** @param {string | undefined} game */
 function learnLinks(game) {
   const close = () => $("#help").close();
   return h("div", { class: "help-learn" }, (game ? [game] : LEARN_GAMES).map((g) =>
     h("p", {},
       h("a", { href: `/rules/${g}`, "data-link": "", onclick: close },
-        t("learn_help_rules", { game: lobby.GAMES[g].title })), " · ",
+        t("learn_help_rules", { game: GAMES[g].title })), " · ",
       h("a", { href: `/learn/${g}`, "data-link": "", onclick: close },
-        t("learn_help_tutorial", { game: lobby.GAMES[g].title })))));
+        t("learn_help_tutorial", { game: GAMES[g].title })))));
 }
 
 // Links inside the app navigate without reloading.
@@ -290,11 +302,12 @@ document.addEventListener("click", (e) => {
   const a = /** @type {Element} */ (e.target).closest("a[data-link]");
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
   e.preventDefault();
-  if (a.getAttribute("href") !== location.pathname + location.search) app.go(a.getAttribute("href"));
+  const href = a.getAttribute("href") ?? "/";
+  if (href !== location.pathname + location.search) app.go(href);
 });
 window.addEventListener("popstate", () => route({}, true));
 // The skip link focuses the page's content (a "#app" in the address would route again).
-$("#skip").addEventListener("click", (e) => {
+$("#skip").addEventListener("click", (/** @type {MouseEvent} */ e) => {
   e.preventDefault();
   root.focus();
 });

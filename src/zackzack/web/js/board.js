@@ -9,9 +9,21 @@ import { icon } from "./icons.js";
 import { count, seconds, t } from "./i18n.js";
 import { announce } from "./live.js";
 
+/**
+ * What a board is given by its table (js/table.js `ctx()`): who sits where, the view, time.
+ * @typedef {{game: string, me(): number | null, seatInfo(seat: number): any,
+ *   name(seat: number): string, frozenLeft(seat: number | null): number, view(): any} & Record<string, any>} BoardContext
+ * @typedef {{text: string, tips?: (el: HTMLElement) => void} | null} PlateCounts
+ */
+
+/** The element `selector` finds in `el` (a board's own markup: it is there). */
+/** @param {Element} el @param {string} selector @returns {HTMLElement} */
+const find = (el, selector) => /** @type {HTMLElement} */ (el.querySelector(selector));
+
 // A player's plate: avatar, name (always as text), connection, frozen timer, and `info`.
 // What it shows in figures and marks, a screen reader hears as one sentence (`.plate-say`):
 // "Ben: 5 cards in hand, draw pile 12, away".
+/** @param {number} seat */
 export function plate(seat) {
   return h("div", { class: "plate", dataset: { seat } },
     h("span", { class: "avatar", "aria-hidden": "true" }),
@@ -24,24 +36,18 @@ export function plate(seat) {
     h("span", { class: "sr-only plate-say" }));
 }
 
-// The counts a plate stands for, in words, from the view the board shows (`ctx.view()`): of
-// a hand and a draw pile, unless the board gives its own (`updatePlate`'s `countsOf`).
-function handCounts(ctx, seat) {
-  const state = ctx.view?.()?.state;
-  if (!state) return null;
-  const hand = state.hand_counts?.[seat] ?? (seat === ctx.me() ? state.hand?.length : undefined);
-  if (hand === undefined) return null;
-  const draw = state.draw_counts?.[seat] ?? 0;
-  return { hand, draw, text: `${count("a11y_hand", hand)}, ${t("a11y_draw", { n: draw })}` };
-}
-
-/** @param {(ctx: any, seat: number) => {text: string, hand?: number, draw?: number} | null} [countsOf] */
-export function updatePlate(el, seat, ctx, countsOf = handCounts) {
+// A plate's counts in words come from its board (`countsOf`: what a player holds, from the view
+// the board shows), which may also give `tips(el)`, tooltips of its own marks on the plate.
+/**
+ * @param {HTMLElement} el @param {number} seat @param {BoardContext} ctx
+ * @param {(ctx: BoardContext, seat: number) => PlateCounts} [countsOf]
+ */
+export function updatePlate(el, seat, ctx, countsOf = () => null) {
   const info = ctx.seatInfo(seat);
   const name = ctx.name(seat);
-  el.querySelector(".plate-name").textContent = name;
+  find(el, ".plate-name").textContent = name;
   el.title = name; // a name cut with "…" shows whole on hover; `.plate-say` says it whole
-  const avatar = el.querySelector(".avatar");
+  const avatar = find(el, ".avatar");
   const letter = info?.kind === "bot" ? "bot" : (name.trim()[0] ?? "?").toUpperCase();
   if (avatar.dataset.letter !== letter) {
     avatar.dataset.letter = letter;
@@ -53,7 +59,7 @@ export function updatePlate(el, seat, ctx, countsOf = handCounts) {
   // Another person's slow connection, in words (their cards may come later than they play).
   const slow = info?.lag === "slow" && seat !== ctx.me();
   el.classList.toggle("slow", slow);
-  const lag = el.querySelector(".plate-lag");
+  const lag = /** @type {HTMLElement | null} */ (el.querySelector(".plate-lag"));
   if (lag) {
     lag.hidden = !slow;
     lag.textContent = slow ? `◔ ${t("lag_mark_slow")}` : "";
@@ -62,7 +68,7 @@ export function updatePlate(el, seat, ctx, countsOf = handCounts) {
   // seat the table waits on (a stand-in coming), or one a stand-in plays (docs/rules.md).
   const away = info?.kind === "human" && !info.connected;
   const standIn = info?.kind === "human" ? (info.bot ? "stand_in_mark" : info.stand_in_at != null ? "stand_in_soon" : "") : "";
-  const awayEl = el.querySelector(".plate-away");
+  const awayEl = find(el, ".plate-away");
   const mark = [away ? t("disconnected") : "", standIn ? t(standIn) : ""].filter(Boolean).join(" · ");
   awayEl.hidden = !mark;
   awayEl.textContent = mark;
@@ -73,44 +79,40 @@ export function updatePlate(el, seat, ctx, countsOf = handCounts) {
   const said = [counts?.text, mark, slow ? t("lag_mark_slow") : ""].filter(Boolean);
   el.dataset.say = said.length ? t("a11y_plate", { who, counts: said.join(", ") }) : who;
   sayPlate(el);
-  // The tooltips of another player's counts (Unter Spannung's board): with the figure, and
-  // whose pile it is.
-  const handTip = el.querySelector(".counts");
-  if (handTip && counts?.hand !== undefined) handTip.title = count("a11y_hand", counts.hand);
-  const drawTip = el.querySelector(".draw-n-wrap");
-  if (drawTip && counts?.draw !== undefined) {
-    drawTip.title = seat === ctx.me() ? t("a11y_draw_yours", { n: counts.draw })
-      : t("a11y_draw_of", { who: name, n: counts.draw });
-  }
+  counts?.tips?.(el);
 }
 
+/** @param {HTMLElement} el */
 function sayPlate(el) {
-  const text = el.classList.contains("frozen") ? `${el.dataset.say}, ${t("a11y_frozen")}` : el.dataset.say;
-  const say = el.querySelector(".plate-say");
+  const text = el.classList.contains("frozen") ? `${el.dataset.say}, ${t("a11y_frozen")}` : el.dataset.say ?? "";
+  const say = find(el, ".plate-say");
   if (say.textContent !== text) say.textContent = text;
 }
 
 // Show how long `seat` is still frozen on its plate (called by the ticker).
+/** @param {HTMLElement} el @param {number} seat @param {BoardContext} ctx */
 export function tickPlate(el, seat, ctx) {
   const left = ctx.frozenLeft(seat);
   const was = el.classList.contains("frozen");
   el.classList.toggle("frozen", left > 0);
-  el.querySelector(".plate-frozen-s").textContent = left > 0 ? seconds(left) : "";
+  find(el, ".plate-frozen-s").textContent = left > 0 ? seconds(left) : "";
   if (was !== left > 0 && el.dataset.say !== undefined) sayPlate(el);
 }
 
 // A stack of `n` face-down cards drawn as a few offset layers, with its count; to a screen
 // reader one picture with a name: "Your draw pile: 12 cards".
+/** @param {string} game @param {string} label */
 export function stack(game, label) {
   return h("div", { class: "stack", role: "img", "aria-label": label, dataset: { label } },
     h("div", { class: "stack-cards", "aria-hidden": "true" }, cardEl(game, null)),
     h("span", { class: "stack-count", "aria-hidden": "true" }));
 }
 
+/** @param {HTMLElement} el @param {number} n */
 export function updateStack(el, n) {
-  el.style.setProperty("--depth", Math.min(n, 6));
+  el.style.setProperty("--depth", String(Math.min(n, 6)));
   el.classList.toggle("empty", n === 0);
-  el.querySelector(".stack-count").textContent = n;
+  find(el, ".stack-count").textContent = String(n);
   el.setAttribute("aria-label", `${el.dataset.label}: ${count("cards_n", n)}`);
 }
 
@@ -122,15 +124,17 @@ export function freezeOverlay() {
     h("span", { class: "freeze-label", text: t("frozen") }));
 }
 
+/** @param {HTMLElement} el @param {number} left @param {number} total */
 export function tickFreeze(el, left, total) {
   const on = left > 0;
   el.classList.toggle("on", on);
   if (!on) return;
-  el.querySelector(".freeze-s").textContent = seconds(left);
-  el.querySelector(".freeze-ring").style.setProperty("--p", Math.max(0, Math.min(1, left / (total || 1))));
+  find(el, ".freeze-s").textContent = seconds(left);
+  find(el, ".freeze-ring").style.setProperty("--p", String(Math.max(0, Math.min(1, left / (total || 1)))));
 }
 
 // A short word that pops up over `el` and fades ("Zu spät!"), with an optional second line.
+/** @param {Element} el @param {string} text */
 export function tag(el, text, kind = "", detail = "") {
   const rect = el.getBoundingClientRect();
   const note = h("div", { class: `tag ${kind}${detail ? " long" : ""}`, "aria-hidden": "true" },
@@ -146,6 +150,7 @@ export function tag(el, text, kind = "", detail = "") {
 // dashed outline and a "…" badge, not colour alone; its holder's label says so (the
 // boards' `board_pending`). The board removes it when the answer comes: on a yes the table's
 // own card takes its place in the same frame, on a no the card goes back.
+/** @param {CardsPart | null} arts @param {string} card */
 export function pendingCard(arts, card) {
   const el = drawCard(arts, card);
   el.classList.add("pending-card");
@@ -159,12 +164,14 @@ export function pendingCard(arts, card) {
 // freeze after a near miss is understood. `age`: ms from that top's first frame to the
 // press (js/sightings.js `age`); `card`: its name. "" when the pile had been still longer.
 export const JUST_CHANGED_MS = 1000; // the table's late_grace_ms: a reaction and a long one
+/** @param {number | null | undefined} age @param {string | null | undefined} card */
 export function justChanged(age, card) {
   if (age === null || age === undefined || age > JUST_CHANGED_MS || !card) return "";
   return t("wrong_just_changed", { card, ms: Math.round(age / 10) * 10 });
 }
 
 // The card goes back where it came from, with a little bounce.
+/** @param {HTMLElement} el */
 export function slideBack(el) {
   el.classList.remove("sent");
   if (reducedMotion()) return;
@@ -175,6 +182,7 @@ export function slideBack(el) {
   ], { duration: 380, easing: "cubic-bezier(.3,1.4,.5,1)" });
 }
 
+/** @param {Element | null | undefined} el */
 export function shake(el) {
   if (reducedMotion() || !el) return;
   el.animate([
@@ -183,12 +191,14 @@ export function shake(el) {
   ], { duration: 320 });
 }
 
+/** @param {Element | null | undefined} el */
 export function flip(el) {
   if (reducedMotion() || !el) return;
   el.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }],
     { duration: 260, easing: "ease-out" });
 }
 
+/** @param {Element | null | undefined} el */
 export function bump(el) {
   if (reducedMotion() || !el) return;
   el.animate([{ transform: "scale(1)" }, { transform: "scale(1.12)" }, { transform: "scale(1)" }],
@@ -199,6 +209,7 @@ export const HINTS_KEY = "zz.hints";
 
 // What every board shares: its hints (H) on or off, then its marks drawn again (its `mark()`).
 export class Hinted {
+  /** @param {unknown} on */
   setHints(on) {
     this.hints = Boolean(on);
     /** @type {this & {mark(): void}} */ (this).mark(); // every board has its own
@@ -206,6 +217,7 @@ export class Hinted {
 }
 
 // The hint key of both boards: turn the marks on or off, say so, remember it.
+/** @param {Hinted & {note(text: string): void}} board */
 export function toggleHints(board) {
   board.setHints(!board.hints);
   store(HINTS_KEY, board.hints ? "1" : "0");
@@ -213,6 +225,7 @@ export function toggleHints(board) {
 }
 
 // A short note in the board's note line (beside the piles, never over the cards), said once.
+/** @param {HTMLElement & {fade?: ReturnType<typeof setTimeout>}} el @param {string} text */
 export function showNote(el, text, ms = 1800) {
   el.textContent = text;
   clearTimeout(el.fade);

@@ -6,13 +6,18 @@
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 
+// A refusal as the server says it: an `error`, a refused `ack`, an API error ({code, reason}).
+/** @typedef {{code?: string | null, reason?: string | null}} Refusal */
+
 // The sentence for an `error`, a refused `ack` or an API error ({code, reason}).
+/** @param {Refusal | null | undefined} msg */
 export function errorText(msg) {
   const key = `err_${msg?.code}`;
   return has(key) ? t(key) : t("err_generic");
 }
 
 // The English detail: the server's reason, or at least the code of an unknown refusal.
+/** @param {Refusal | null | undefined} msg */
 export function errorDetail(msg) {
   const reason = String(msg?.reason ?? "").trim();
   if (reason) return reason;
@@ -20,6 +25,7 @@ export function errorDetail(msg) {
 }
 
 // The sentence with the detail folded away under it (lang="en": it is English).
+/** @param {Refusal | null | undefined} msg @param {{tag?: string, cls?: string}} [options] @returns {HTMLElement} */
 export function errorNode(msg, { tag = "p", cls = "error-text" } = {}) {
   const detail = errorDetail(msg);
   return h(tag, { class: cls, dataset: { code: msg?.code ?? "" } },
@@ -30,7 +36,7 @@ export function errorNode(msg, { tag = "p", cls = "error-text" } = {}) {
 }
 
 // An API answer that is not OK, as {code, reason}: the JSON body's `error`, or the HTTP status.
-/** @returns {Promise<{code: string, reason: string, retry_after?: number | null}>} */
+/** @param {Response} response @returns {Promise<{code: string, reason: string, retry_after?: number | null}>} */
 export async function apiError(response) {
   const data = await response.json().catch(() => ({}));
   return { code: typeof data.error === "string" ? data.error : "http",
@@ -40,7 +46,9 @@ export async function apiError(response) {
 // GET `url` as JSON; a failure throws {code, reason} (code "network": no answer at all, after
 // asking twice more: a request the network dropped, as Chromium does with every request under
 // way when an address of the machine changes, is only asked again).
+/** @param {string} url @returns {Promise<any>} */
 export async function getJson(url) {
+  /** @type {Response | undefined} */
   let response;
   for (let tries = 1; !response; tries++) {
     try {

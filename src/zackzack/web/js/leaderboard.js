@@ -4,23 +4,34 @@
 
 import { h } from "./dom.js";
 import { errorNode, getJson } from "./errors.js";
-import { count, lang, onLang, t } from "./i18n.js";
-import { GAMES } from "./lobby.js";
+import { day } from "./format.js";
+import { GAMES } from "./games.js";
+import { count, onLang, t } from "./i18n.js";
 import { net } from "./net.js";
-import { day, profileHref, ratingNode } from "./rating.js";
+import { profileHref, ratingNode } from "./rating.js";
 
 export const PAGE_SIZE = 50;
 export const MIN_MATCHES = 5;
 export const ACTIVE_DAYS = 14;
 
+// A page of the leaderboard as the API sends it (GET /api/leaderboard).
+/**
+ * @typedef {{rank: number, player: string, name: string, rating: number, provisional: boolean,
+ *   matches: number, last_at: number}} BoardRow
+ * @typedef {{players: BoardRow[], total: number, min_matches?: number, active_days?: number}} Board
+ */
+
+/** @param {HTMLElement} root @param {App} app @param {{game: string}} params @returns {Page & {game: string}} */
 export function mount(root, app, { game }) {
   const games = Object.keys(GAMES);
   const pageNo = Math.max(1, Number.parseInt(new URLSearchParams(location.search).get("page") ?? "1", 10) || 1);
   const el = h("section", { class: "leaderboard page-narrow" });
   root.replaceChildren(el);
+  /** @type {Board | null} */
   let data = null;
+  /** @type {import("./errors.js").Refusal | null} */
   let error = null;
-  const href = (g, n = 1) => `/leaderboard/${g}${n > 1 ? `?page=${n}` : ""}`;
+  const href = (/** @type {string} */ g, n = 1) => `/leaderboard/${g}${n > 1 ? `?page=${n}` : ""}`;
 
   function render() {
     const title = GAMES[game]?.title ?? game;
@@ -45,6 +56,7 @@ export function mount(root, app, { game }) {
         h("a", { href: "/", "data-link": "", text: t("board_find_link") }))));
   }
 
+  /** @param {BoardRow[]} players */
   function table(players) {
     return h("table", { class: "scores board-table", "aria-describedby": "board-rule" },
       h("caption", { class: "sr-only", text: t("board_caption", { game: GAMES[game]?.title ?? game }) }),
@@ -60,9 +72,10 @@ export function mount(root, app, { game }) {
           h("a", { href: profileHref(p.name, p.player), "data-link": "", text: p.name })),
         h("td", { class: "num" }, ratingNode(p.rating, p.provisional)),
         h("td", { class: "num", text: p.matches }),
-        h("td", { class: "when", text: day(p.last_at, lang) })))));
+        h("td", { class: "when", text: day(p.last_at) })))));
   }
 
+  /** @param {number} total */
   function pager(total) {
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     if (pages <= 1) return h("p", { class: "hint board-count", text: count("board_count", total) });
@@ -76,7 +89,7 @@ export function mount(root, app, { game }) {
 
   const offset = (pageNo - 1) * PAGE_SIZE;
   getJson(`/api/leaderboard?game=${encodeURIComponent(game)}&limit=${PAGE_SIZE}&offset=${offset}`)
-    .then((d) => { data = { ...d, total: d.total ?? d.players?.length ?? 0, players: d.players ?? [] }; }, (e) => { error = e; })
+    .then((/** @type {Partial<Board>} */ d) => { data = { ...d, total: d.total ?? d.players?.length ?? 0, players: d.players ?? [] }; }, (e) => { error = e; })
     .finally(render);
   const off = onLang(render);
   render();
@@ -85,12 +98,13 @@ export function mount(root, app, { game }) {
     game,
     unmount: off,
     helpKeys: () => [["←   →", t("board_keys_pages")], ["G", t("board_keys_game")]],
+    /** @param {KeyboardEvent} e */
     key(e) {
       if (e.shiftKey) return false;
       const other = games[(games.indexOf(game) + 1) % games.length];
-      const go = (id) => {
+      const go = (/** @type {string} */ id) => {
         const a = el.querySelector(id);
-        if (a) app.go(a.getAttribute("href"));
+        if (a) app.go(a.getAttribute("href") ?? "/leaderboard");
         return Boolean(a);
       };
       if (e.key === "ArrowLeft") return go("#page-prev");

@@ -9,30 +9,45 @@ import { HINTS_KEY, toggleHints } from "./board.js";
 import { chip } from "./cards.js";
 import { h, store, touchOnly } from "./dom.js";
 import { errorText } from "./errors.js";
-import { part } from "./games.js";
+import { GAMES, part } from "./games.js";
 import { has, onLang, parts, t } from "./i18n.js";
 import { announce } from "./live.js";
-import { GAMES } from "./lobby.js";
 import { net } from "./net.js";
 import * as table from "./table.js";
 
 // The tutorial of `game`: its folder's learn module (INTRO, STEPS, BOTS, done).
-const script = (game) => part(game, "learn");
+// (The route mounts this page only for a game that has one: js/games.js LEARN_GAMES.)
+/** @param {string} game */
+const script = (game) => /** @type {LearnPart} */ (part(game, "learn"));
 
+/** @typedef {"intro" | "tutorial" | "practice"} Mode */
+/** @typedef {ReturnType<typeof table.mount>} TablePage */
+
+/** @param {HTMLElement} root @param {App} app @param {{game: string}} params @returns {Page} */
 export function mount(root, app, { game }) {
   return new LearnPage(root, app, game);
 }
 
 class LearnPage {
+  /** @param {HTMLElement} root @param {App} app @param {string} game */
   constructor(root, app, game) {
     this.app = app;
     this.game = game;
-    this.mode = "intro"; // intro, tutorial, practice
+    /** @type {Mode} */
+    this.mode = "intro";
     this.step = 0;
     this.flags = { penalised: false };
+    /** @type {TablePage | null} */
     this.table = null;
+    /** @type {Mode | null} */
     this.awaiting = null; // the mode whose `create` was sent and whose table is awaited
     this.started = false; // the practice table was started (by us, once)
+    /** @type {string | null} */
+    this.said = null; // the key of what the coach last said
+    /** @type {unknown} */
+    this.quiet = null; // the board whose hints the tutorial turned off
+    /** @type {HTMLElement | null} */
+    this.hintsButton = null;
     this.coach = h("div", { class: "coach" });
     this.box = h("div", { class: "learn-table" });
     this.el = h("section", { class: "learn learn-page", dataset: { game, mode: "intro" } },
@@ -68,6 +83,7 @@ class LearnPage {
 
   // Making the tables ----------------------------------------------------------------------
 
+  /** @param {Mode} mode */
   create(mode) {
     this.table?.unmount();
     this.table = null;
@@ -78,6 +94,7 @@ class LearnPage {
     this.flags = { penalised: false };
     this.started = false;
     this.said = null;
+    /** @type {Protocol.Create} */
     const message = mode === "tutorial"
       ? { type: "create", game: this.game, tutorial: true }
       : practiceMessage(this.game);
@@ -87,6 +104,7 @@ class LearnPage {
     this.render();
   }
 
+  /** @param {Protocol.TableState} msg */
   onTable(msg) {
     if (this.awaiting && !this.table) {
       this.awaiting = null;
@@ -98,18 +116,19 @@ class LearnPage {
     queueMicrotask(() => this.check());
   }
 
+  /** @param {Protocol.Events} msg */
   onEvents(msg) {
     const me = this.table?.me;
     if (me == null) return;
-    if (msg.events.some((e) => e.type === "penalised" && e.seat === me)) this.flags.penalised = true;
+    if (msg.events.some((/** @type {{type: string, seat?: number}} */ e) => e.type === "penalised" && e.seat === me)) this.flags.penalised = true;
     queueMicrotask(() => this.check());
   }
 
   // What the table page may ask of the app: it stays on this page, whatever its code.
+  /** @returns {App} */
   tableApp() {
     return {
-      myTables: this.app.myTables,
-      toast: (...args) => this.app.toast(...args),
+      ...this.app,
       go: (path) => this.app.go(path),
       replace: () => {},
       onTable: () => {},
@@ -139,7 +158,7 @@ class LearnPage {
     const c = { state: view.state, me: this.table.me ?? 0, flags: this.flags, over: this.over };
     const before = this.step;
     while (this.step < steps.length && steps[this.step].done(c)) this.step += 1;
-    const shown = this.coach.querySelector(".coach-text")?.dataset.key;
+    const shown = this.text()?.dataset.key;
     if (this.step !== before || this.over !== this.el.classList.contains("done") || !shown) this.render();
   }
 
@@ -179,7 +198,7 @@ class LearnPage {
             onclick: () => this.create("practice") }, t("learn_practice"), " ", h("kbd", { text: "P" })),
           h("label", { class: "check small learn-hint-choice" },
             h("input", { type: "checkbox", id: "learn-hints-choice", checked: store(HINTS_KEY) === "1",
-              onchange: (e) => store(HINTS_KEY, e.target.checked ? "1" : "0") }),
+              onchange: (/** @type {Event} */ e) => store(HINTS_KEY, /** @type {HTMLInputElement} */ (e.target).checked ? "1" : "0") }),
             t("learn_hints_choice")),
           h("button", { class: "btn btn-small", type: "button", id: "learn-again",
             onclick: () => this.create("tutorial") }, t("learn_again"), " ", h("kbd", { text: "A" })),
@@ -192,7 +211,7 @@ class LearnPage {
     // On a touch-only device a step says only what to tap: its `_touch` words, where the
     // catalogue has them (no "press D" on a phone; issue 30).
     const touch = touchOnly();
-    const words = (s) => parts(touch && has(`${s.key}_touch`) ? `${s.key}_touch` : s.key,
+    const words = (/** @type {LearnPart["STEPS"][number]} */ s) => parts(touch && has(`${s.key}_touch`) ? `${s.key}_touch` : s.key,
       Object.fromEntries(Object.entries(s.cards).map(([k, c]) => [k, chip(this.game, c)])));
     this.coach.replaceChildren(
       h("div", { class: "coach-main" },
@@ -211,15 +230,21 @@ class LearnPage {
     this.say();
   }
 
-  // Say a new step (or the end) once, in the page's polite live region (js/live.js).
-  say() {
-    const key = this.coach.querySelector(".coach-text")?.dataset.key;
-    if (!key || key === this.said) return;
-    this.said = key;
-    announce(`${this.coach.querySelector(".coach-step").textContent}: `
-      + this.coach.querySelector(".coach-text").textContent);
+  /** @returns {HTMLElement | null} */
+  text() {
+    return this.coach.querySelector(".coach-text");
   }
 
+  // Say a new step (or the end) once, in the page's polite live region (js/live.js).
+  say() {
+    const key = this.text()?.dataset.key;
+    if (!key || key === this.said) return;
+    this.said = key;
+    announce(`${this.coach.querySelector(".coach-step")?.textContent}: `
+      + this.text()?.textContent);
+  }
+
+  /** @param {string} title */
   intro(title) {
     return h("div", { class: "panel learn-intro" },
       h("h1", { text: t("learn_tut_title", { game: title }) }),
@@ -234,7 +259,7 @@ class LearnPage {
   }
 
   doneText() {
-    const [key, fields] = script(this.game).done(this.view, this.table?.me ?? 0);
+    const [key, fields] = script(this.game).done(/** @type {Protocol.TableView} */ (this.view), this.table?.me ?? 0);
     return t(key, fields);
   }
 
@@ -255,6 +280,7 @@ class LearnPage {
 
   // Keys -------------------------------------------------------------------------------------
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     const k = e.key.toLowerCase();
     if (this.mode === "intro") {
@@ -277,7 +303,9 @@ class LearnPage {
     return this.table?.key(e) ?? false;
   }
 
+  /** @returns {[string, string][]} */
   helpKeys() {
+    /** @type {[string, string][]} */
     const own = this.mode === "intro" ? [["Enter", t("learn_start")], ["R", t("learn_rules_link")]]
       : this.mode === "practice" ? [["H", t("learn_hints")]]
         : this.over ? [["P", t("learn_practice")], ["A", t("learn_again")], ["R", t("learn_rules_link")]]
@@ -287,6 +315,7 @@ class LearnPage {
 }
 
 // The practice table: me against beginner bots (the tutorial's BOTS), private, started at once.
+/** @param {string} game @returns {Protocol.Create} */
 function practiceMessage(game) {
   const bots = script(game).BOTS;
   return {

@@ -7,7 +7,10 @@
 // Also the after-match "Report" part of the table page (reportPart), for the other people.
 
 import { h, store } from "./dom.js";
-import { has, lang, onLang, pageJson, t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { locale } from "./format.js";
+import { GAMES } from "./games.js";
+import { has, onLang, t } from "./i18n.js";
 import { announce } from "./live.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -71,27 +74,20 @@ export async function api(path, body) {
   return data;
 }
 
-/** A refusal in the reader's language. @param {Refusal} refusal */
-function refusalText(refusal) {
-  return has(`err_${refusal?.code}`) ? t(`err_${refusal.code}`) : t("err_generic");
-}
-
 /** @param {string} game */
 function gameTitle(game) {
-  /** @type {{name: string, title: string}[]} */
-  const games = pageJson("zz-games")?.games ?? [];
-  return games.find((g) => g.name === game)?.title ?? game;
+  return GAMES[game]?.title ?? game;
 }
 
 /** @param {number | null | undefined} x @param {number} [digits] */
 function number(x, digits = 2) {
   if (x === null || x === undefined || !Number.isFinite(x)) return "–";
-  return x.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: digits });
+  return x.toLocaleString(locale(), { maximumFractionDigits: digits });
 }
 
 /** @param {number} ms */
 function moment(ms) {
-  return new Date(ms).toLocaleString(lang === "de" ? "de-DE" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+  return new Date(ms).toLocaleString(locale(), { dateStyle: "short", timeStyle: "short" });
 }
 
 /** @param {string} tag @param {Record<string, string | number>} attrs */
@@ -212,7 +208,7 @@ export function mount(root, app) {
       const refused = error.code === "forbidden" || error.code === "bad_token";
       el.append(h("div", { class: "panel empty load-failed", id: "moderation-refused" },
         h("p", { text: refused ? t("moderation_forbidden") : t("load_failed") }),
-        h("p", { class: "hint", text: refusalText(error) })));
+        h("p", { class: "hint", text: errorText(error) })));
       return;
     }
     if (!queue) {
@@ -268,7 +264,7 @@ export function mount(root, app) {
       const found = await api(`/api/moderation/evidence?player=${encodeURIComponent(flag.player)}&game=${encodeURIComponent(flag.game)}`);
       fresh[key] = found.evidence?.n ? found.evidence : null;
     } catch (caught) {
-      app.toast(refusalText(/** @type {Refusal} */ (caught)), /** @type {Refusal} */ (caught).reason);
+      app.toast(errorText(/** @type {Refusal} */ (caught)), /** @type {Refusal} */ (caught).reason);
       return;
     }
     render();
@@ -298,7 +294,7 @@ export function mount(root, app) {
       } catch (caught) {
         const refusal = /** @type {Refusal} */ (caught);
         problem.replaceChildren(h("p", { class: "error-text", dataset: { code: refusal.code } },
-          refusalText(refusal), " ", h("small", { lang: "en", text: refusal.reason })));
+          errorText(refusal), " ", h("small", { lang: "en", text: refusal.reason })));
         return;
       }
       announce(status);
@@ -370,7 +366,7 @@ export function reportPart(match, others, sent, toast) {
               await api("/api/reports", { match, player: other.player, reason });
             } catch (caught) {
               const refusal = /** @type {Refusal} */ (caught);
-              toast(refusalText(refusal), refusal.reason);
+              toast(errorText(refusal), refusal.reason);
               return;
             }
             sent.add(key);

@@ -18,6 +18,7 @@ export function needsName() {
 
 // Call the player `name` from now on: the server tells every waiting table where they sit.
 // A connection that is not open says it in its next hello.
+/** @param {unknown} name */
 export function rename(name) {
   const clean = String(name).split(/\s+/).filter(Boolean).join(" ").slice(0, MAX);
   if (!clean) return false;
@@ -27,14 +28,16 @@ export function rename(name) {
   // Between a hello and its welcome nothing can be sent: say it as soon as the welcome is in
   // (before a `create` waiting for the same welcome, which is registered after this).
   if (!net.send({ type: "rename", name: clean })) {
-    const off = net.on("welcome", () => { off(); net.send({ type: "rename", name: store("zz.name") }); });
+    const off = net.on("welcome", () => { off(); net.send({ type: "rename", name: store("zz.name") ?? clean }); });
   }
   return true;
 }
 
+/** @type {Promise<string | null> | null} */
 let open = null;
 
 // Ask for a name in a small dialog; resolves with the new name, or null (kept as it is).
+/** @param {{title?: string, current?: string}} [options] @returns {Promise<string | null>} */
 export function askName({ title = t("name_ask_title"), current = "" } = {}) {
   if (open) return open;
   const input = h("input", {
@@ -58,7 +61,7 @@ export function askName({ title = t("name_ask_title"), current = "" } = {}) {
   document.body.append(dialog);
   open = new Promise((resolve) => {
     dialog.addEventListener("close", () => {
-      const chosen = dialog.returnValue === "ok" && rename(input.value) ? store("zz.name") : null;
+      const chosen = dialog.returnValue === "ok" && rename(input.value) ? store("zz.name") ?? null : null;
       if (!chosen && !current) store("zz.named", "1"); // asked once: a link never asks again
       dialog.remove();
       open = null;

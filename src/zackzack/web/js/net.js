@@ -19,6 +19,7 @@ function home() {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 }
 
+/** @param {number} step */
 function backoff(step) {
   return RETRY_MS[Math.min(step, RETRY_MS.length - 1)] * (0.75 + Math.random() / 2);
 }
@@ -28,10 +29,27 @@ function tabId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * The answer to an action: the server's `ack` (or its `error`, as a refusal), or one the tab
+ * gives itself when there is none (`disconnected`, `timeout`).
+ * @typedef {Omit<Protocol.Ack, "type" | "ref"> & {type: "ack" | "error", ref?: number | null}} Answer
+ */
+
+/**
+ * An action sent and not answered yet: its id, when it was pressed, who waits for the answer.
+ * @typedef {{id: string, action: Record<string, unknown>, at: number,
+ *   resolve: (ack: Answer) => void, timer: ReturnType<typeof setTimeout> | 0}} Waiting
+ */
+
+/** @typedef {keyof NetMessages} NetType */
+
 export class Net {
   constructor() {
+    /** @type {Map<string, Set<(msg: any) => void>>} */
     this.handlers = new Map();
+    /** @type {Map<number, Waiting>} */
     this.acks = new Map(); // ref -> the action waiting for its answer
+    /** @type {Map<string, Waiting>} */
     this.unanswered = new Map(); // id -> an action sent, not answered yet (kept over reconnects)
     this.tab = tabId(); // with a counter: each action's id, so a retry is applied at most once
     this.acted = 0;
@@ -39,12 +57,16 @@ export class Net {
     this.ref = 0;
     this.tries = 0;
     this.status = "connecting";
+    /** @type {WebSocket | null} */
     this.ws = null;
+    /** @type {string | null} */
     this.target = null; // the server `moved` sent the tab to (null: home)
     this.hops = 0; // `moved` followed since the last table arrived
+    /** @type {string | null} */
     this.player = null;
     this.claimed = false; // the player's name is claimed with a password (welcome.claimed)
     this.reactionMs = REACTION_MS; // a card's `seen`: the pile on screen this long before the press
+    /** @type {number | null} */
     this.rtt = null; // the server's smoothed round trip in ms (null: not measured yet)
   }
 
@@ -68,6 +90,7 @@ export class Net {
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return; // left for another (`moved`, `become`): what is still coming is old
+      /** @type {any} */
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "ping" && Number.isInteger(msg.n)) {
@@ -130,6 +153,7 @@ export class Net {
   // `moved`: the table is served elsewhere (`url`; null: ask home again). Close this socket
   // and connect there at once; the page asks for its table again after the welcome. Only the
   // first hops in a row are at once, so two servers sending the tab to and fro cannot spin.
+  /** @param {WebSocket} ws @param {Protocol.Moved} msg */
   follow(ws, msg) {
     if (this.ws !== ws) return;
     this.target = typeof msg.url === "string" && msg.url ? msg.url : null;
@@ -146,6 +170,7 @@ export class Net {
 
   // Come back as another player (a sign-in: its token; a sign-out: null, a fresh guest).
   // The old connection is closed at once and a new one says hello with the new token.
+  /** @param {string | null} token @param {string | null} [name] */
   become(token, name) {
     store("zz.token", token);
     store("zz.name", name || null);
@@ -168,6 +193,7 @@ export class Net {
     if (!this.ws) this.start();
   }
 
+  /** @param {string} status */
   setStatus(status) {
     this.status = status;
     this.emit("status", status);
@@ -177,6 +203,7 @@ export class Net {
     return this.ws?.readyState === WebSocket.OPEN && this.status === "open";
   }
 
+  /** @param {Protocol.ClientMessage} msg */
   send(msg) {
     if (!this.open) {
       console.warn(`zackzack: not connected (${this.status}): ${msg.type} not sent`);
@@ -189,6 +216,7 @@ export class Net {
   // Send an intent; resolves with the server's ack ({ok, code, reason}). Each action has an
   // id: after a reconnect an unanswered one is sent again with it, and the server applies it
   // at most once (a retry gets the first answer).
+  /** @param {Record<string, unknown>} action @returns {Promise<Answer>} */
   act(action) {
     const ref = ++this.ref;
     const id = `${this.tab}-${++this.acted}`;
@@ -196,6 +224,7 @@ export class Net {
       return Promise.resolve({ type: "ack", ref, ok: false, code: "disconnected", reason: "" });
     }
     return new Promise((resolve) => {
+      /** @type {Waiting} */
       const waiting = { id, action, at: performance.now(), resolve, timer: 0 };
       waiting.timer = setTimeout(() => {
         for (const [r, w] of this.acks) if (w === waiting) this.acks.delete(r);
@@ -223,12 +252,15 @@ export class Net {
     }
   }
 
+  /** @template {NetType} K @param {K} type @param {(msg: NetMessages[K]) => void} fn @returns {() => boolean} */
   on(type, fn) {
-    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
-    this.handlers.get(type).add(fn);
-    return () => this.handlers.get(type).delete(fn);
+    let fns = this.handlers.get(type);
+    if (!fns) this.handlers.set(type, fns = new Set());
+    fns.add(fn);
+    return () => /** @type {Set<unknown>} */ (fns).delete(fn);
   }
 
+  /** @template {NetType} K @param {K} type @param {NetMessages[K]} msg */
   emit(type, msg) {
     for (const fn of [...(this.handlers.get(type) ?? [])]) {
       try { fn(msg); } catch (error) { console.error(error); }

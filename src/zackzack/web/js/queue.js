@@ -6,6 +6,7 @@
 // which is an ordinary unrated table against bots. Esc or the button leaves (`unseek`).
 
 import { h } from "./dom.js";
+import { waited } from "./format.js";
 import { GAMES } from "./games.js";
 import { t } from "./i18n.js";
 import { announce } from "./live.js";
@@ -15,19 +16,24 @@ import { net } from "./net.js";
 // with the local time the seek began (the server's `since` is its own clock).
 /** @type {{state: Protocol.Queue | null, startedAt: number, wanted: {game: string, players: number} | null}} */
 export const queue = { state: null, startedAt: 0, wanted: null };
+/** @typedef {"start" | "offer" | "tick" | "matched" | "left"} QueueChange */
+/** @type {Set<(why: QueueChange) => void>} */
 const listeners = new Set();
 
+/** @param {(why: QueueChange) => void} fn */
 export function onQueue(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
+/** @param {QueueChange} why */
 function changed(why) {
   for (const fn of [...listeners]) {
     try { fn(why); } catch (error) { console.error(error); }
   }
 }
 
+/** @param {string} game @param {number} players */
 export function seek(game, players) {
   queue.wanted = { game, players };
   if (!net.send({ type: "seek", game, players })) return false;
@@ -70,19 +76,20 @@ net.on("welcome", () => {
   changed("left");
 });
 
-// "0:07", "1:02".
-export function waited(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
 // The create message for the queue's offer: the player and bots of `level`, unrated.
+/** @param {string} game @param {number} players @param {string} level @returns {Protocol.Create} */
 export function botOffer(game, players, level) {
-  const seats = [{ kind: "open" }, ...Array.from({ length: Math.max(1, players - 1) }, () => ({ kind: "bot", bot: level }))];
+  /** @type {Protocol.SeatSpec[]} */
+  const seats = [{ kind: "open" }, ...Array.from({ length: Math.max(1, players - 1) }, () => /** @type {Protocol.SeatSpec} */ ({ kind: "bot", bot: level }))];
   return { type: "create", game, options: {}, seats, private: false };
 }
 
 // The waiting part of the lobby's panel: the state in words and figures, leave, the offer.
+/**
+ * @param {{title: (game: string) => string,
+ *   onOffer: (game: string, players: number, level: string) => void}} how
+ * @returns {HTMLElement & {tick: () => void}}
+ */
 export function queueBox({ title, onOffer }) {
   const s = queue.state;
   const wanted = /** @type {{game: string, players: number}} */ (s ?? queue.wanted); // shown while seeking
@@ -106,7 +113,7 @@ export function queueBox({ title, onOffer }) {
       h("p", { text: t("queue_offer", { level: t(`level_${s.bot}`) }) }),
       h("button", {
         class: "btn btn-gold", type: "button", id: "bot-offer",
-        onclick: () => onOffer(wanted.game, wanted.players, s.bot),
+        onclick: () => onOffer(wanted.game, wanted.players, /** @type {string} */ (s.bot)),
       }, t("queue_offer_button", { level: t(`level_${s.bot}`) }))) : null);
   box.tick = () => { time.textContent = waited(Date.now() - queue.startedAt); };
   return box;

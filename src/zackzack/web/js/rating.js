@@ -6,12 +6,14 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 // "1040" or "1040?" (for tooltips and plain text).
+/** @param {number | null | undefined} rating @param {boolean | null | undefined} provisional */
 export function ratingText(rating, provisional) {
   if (rating === null || rating === undefined) return "–";
   return `${rating}${provisional ? "?" : ""}`;
 }
 
 // The number, the "?" hidden from the tree and said as "(provisional)" instead.
+/** @param {number | null | undefined} rating @param {boolean | null | undefined} provisional @param {{cls?: string}} [options] @returns {HTMLElement} */
 export function ratingNode(rating, provisional, { cls = "rating" } = {}) {
   if (rating === null || rating === undefined) return h("span", { class: `${cls} none`, text: "–" });
   return h("span", { class: `${cls}${provisional ? " provisional" : ""}`, title: provisional ? t("rating_provisional") : null },
@@ -21,12 +23,7 @@ export function ratingNode(rating, provisional, { cls = "rating" } = {}) {
 }
 
 // A player's page: by name (a claimed name) or by public id.
+/** @param {string | null | undefined} name @param {string | null} [player] */
 export function profileHref(name, player) {
   return `/players/${encodeURIComponent(name || player || "")}`;
-}
-
-// A date for people: "1. Dez. 2026" / "1 Dec 2026".
-export function day(ms, lang) {
-  if (!ms) return "–";
-  return new Date(ms).toLocaleDateString(lang === "de" ? "de-DE" : "en-GB", { dateStyle: "medium" });
 }

@@ -7,40 +7,40 @@ import { describe } from "./describe.js";
 import { h } from "./dom.js";
 import { errorNode, getJson } from "./errors.js";
 import { icon } from "./icons.js";
-import { boardOr, words } from "./games.js";
-import { lang, onLang, parts, t } from "./i18n.js";
-import { botLabel, GAMES } from "./lobby.js";
+import { boardOr, GAMES, words } from "./games.js";
+import { duration, when } from "./format.js";
+import { onLang, parts, t } from "./i18n.js";
+import { playerName } from "./bots.js";
 import { statsPanel } from "./stats.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const MAX_GAP_MS = 2500; // long quiet stretches are shortened to this
 const FEED_LINES = 40;
 
-// A match's date and time for people ("" when it has none).
-export function when(ms) {
-  if (!ms) return "";
-  return new Date(ms).toLocaleString(lang === "de" ? "de-DE" : "en-GB",
-    { dateStyle: "medium", timeStyle: "short" });
-}
+// A stored match as GET /api/matches lists it, and as GET /api/matches/ID gives it (with its
+// rounds, statistics and links); its replay (GET /api/matches/ID/replay): every step of the
+// log with the spectator's view after it.
+/**
+ * @typedef {{id: string, game: string, title: string, status?: string,
+ *   players: import("./bots.js").MatchSeat[], result?: {placings: Protocol.Placing[]} | null,
+ *   started_at?: number | null, ended_at?: number | null, duration_ms?: number | null}} MatchSummary
+ * @typedef {MatchSummary & {rounds?: Protocol.RoundResult[], stats?: any[] | null,
+ *   links?: {log: string, replay: string}}} Match
+ * @typedef {{t: number, view?: any, events?: any[], outcome?: string, code?: string,
+ *   seat?: number, action?: {card?: string} | null}} ReplayStep
+ * @typedef {{game: string, players?: string[], options?: {penalty_ms?: number},
+ *   start_ms?: number, end_ms?: number, steps: ReplayStep[]}} Replay
+ * @typedef {{cls: string, seat?: number | null, parts: unknown[]}} FeedLine
+ */
 
-function duration(ms) {
-  const s = Math.round((ms ?? 0) / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-// A seat named for people: a bot by its level, a deleted player neutrally.
-export function playerName(player) {
-  if (player.bot) return botLabel(player.bot, player.seat);
-  if (player.deleted) return t("deleted_player");
-  return player.name || t("seat", { n: player.seat + 1 });
-}
-
+/** @param {MatchSummary} match */
 function placings(match) {
   const names = new Map(match.players.map((p) => [p.seat, playerName(p)]));
   return (match.result?.placings ?? []).map((p) => ({ ...p, name: names.get(p.seat) ?? "?" }));
 }
 
 // What could not be loaded, in words; the server's English reason only as a detail.
+/** @param {import("./errors.js").Refusal} error */
 function failed(error) {
   return h("div", { class: "empty load-failed" },
     h("p", { text: t("load_failed") }), errorNode(error));
@@ -48,10 +48,13 @@ function failed(error) {
 
 // The list ------------------------------------------------------------------------------
 
+/** @param {HTMLElement} root @returns {Page} */
 export function mountList(root) {
   const page = h("section", { class: "matches" });
   root.replaceChildren(page);
+  /** @type {{matches: MatchSummary[]} | null} */
   let data = null;
+  /** @type {import("./errors.js").Refusal | null} */
   let error = null;
 
   function render() {
@@ -86,19 +89,30 @@ export function mountList(root) {
 
 // One match and its replay --------------------------------------------------------------
 
-export function mountMatch(root, app, { id }) {
+/** @param {HTMLElement} root @param {App} _app @param {{id: string}} params @returns {Page} */
+export function mountMatch(root, _app, { id }) {
   return new MatchPage(root, id);
 }
 
 class MatchPage {
+  /** @param {HTMLElement} root @param {string} id */
   constructor(root, id) {
     this.id = id;
+    /** @type {Match | null} */
     this.match = null;
+    /** @type {Replay | null} */
     this.replay = null;
+    /** @type {import("./errors.js").Refusal | null} */
+    this.error = null;
     this.index = -1;
+    /** @type {number | undefined} the first step with cards dealt */
+    this.first = undefined;
     this.clock = 0;
     this.speed = 1;
     this.playing = false;
+    /** @type {number | undefined} */
+    this.raf = undefined;
+    /** @type {any} the game's board (its web/board.js), once it is loaded */
     this.board = null;
     this.el = h("section", { class: "match-page" });
     root.replaceChildren(this.el);
@@ -106,7 +120,7 @@ class MatchPage {
     this.render();
     Promise.all([getJson(`/api/matches/${encodeURIComponent(id)}`),
       getJson(`/api/matches/${encodeURIComponent(id)}/replay`)])
-      .then(([match, replay]) => {
+      .then((/** @type {[Match, Replay]} */ [match, replay]) => {
         this.match = match;
         this.replay = replay;
         this.render();
@@ -129,6 +143,7 @@ class MatchPage {
     return this.replay?.steps ?? [];
   }
 
+  /** @param {number} seat @returns {string} */
   name(seat) {
     const player = this.match?.players.find((p) => p.seat === seat);
     return player ? playerName(player) : (this.replay?.players?.[seat] ?? t("seat", { n: seat + 1 }));
@@ -172,14 +187,14 @@ class MatchPage {
           this.controls(),
           // How each seat played, bots marked (js/stats.js): under the board, where it has room.
           match.stats?.length ? h("div", { class: "panel", id: "match-stats" },
-            statsPanel(match.stats, { who: (seat) => this.name(seat) })) : null),
+            statsPanel(match.stats, { who: (/** @type {number} */ seat) => this.name(seat) })) : null),
         h("div", { class: "match-side" },
           h("div", { class: "panel" },
             h("h2", { text: t("result") }),
             abandoned ? h("p", { class: "abandoned-note", id: "abandoned-note", text: t("match_abandoned_note") }) : null,
             rows.length ? h("table", { class: "scores" }, h("thead", {}, h("tr", {},
               h("th", { scope: "col", text: t("col_place") }), h("th", { scope: "col", text: t("col_player") }),
-              h("th", { scope: "col", class: "num", text: t(words(match.game).score ?? "cards_left") }))), h("tbody", {}, rows)) : null,
+              h("th", { scope: "col", class: "num", text: t(words(match.game).score ?? "score") }))), h("tbody", {}, rows)) : null,
             rounds.length > 1 || (abandoned && rounds.length) ? h("table", { class: "scores rounds" },
               h("thead", {}, h("tr", {},
                 h("th", { scope: "col", text: t("col_round") }),
@@ -198,6 +213,7 @@ class MatchPage {
   }
 
   controls() {
+    /** @param {string} id @param {string} label @param {string} name @param {() => void} fn */
     const button = (id, label, name, fn) => h("button", {
       class: "btn ctl", type: "button", id, title: label, "aria-label": label, onclick: fn,
     }, icon(name));
@@ -219,12 +235,14 @@ class MatchPage {
   }
 
   // Show step `i`: its view, animated from its events when `animate`.
+  /** @param {number} i @param {boolean} animate */
   show(i, animate) {
     const step = this.steps[i];
     if (!step || !this.boardBox) return;
     const view = step.view;
+    const replay = /** @type {Replay} */ (this.replay);
     if (view?.state && !this.board) {
-      this.board = boardOr(this.replay.game, (Board) => new Board(this.boardBox, this.ctx()),
+      this.board = boardOr(replay.game, (Board) => new Board(this.boardBox, this.ctx()),
         () => { if (!this.board) this.show(this.index, false); });
     }
     if (view?.state && this.board) {
@@ -242,23 +260,25 @@ class MatchPage {
         : "";
     this.status.classList.toggle("on", Boolean(this.status.textContent));
     this.slider.value = i;
-    this.time.textContent = `${duration(step.t - (this.replay.start_ms ?? 0))} / ${duration((this.replay.end_ms ?? step.t) - (this.replay.start_ms ?? 0))}`;
+    this.time.textContent = `${duration(step.t - (replay.start_ms ?? 0))} / ${duration((replay.end_ms ?? step.t) - (replay.start_ms ?? 0))}`;
   }
 
+  // What a board asks of the page it is on (js/table.js gives the same at a live table).
   ctx() {
+    const replay = /** @type {Replay} */ (this.replay);
     return {
-      game: this.replay.game,
+      game: replay.game,
       me: () => null,
-      seatInfo: (seat) => {
-        const p = this.match.players.find((x) => x.seat === seat);
+      seatInfo: (/** @type {number} */ seat) => {
+        const p = this.match?.players.find((x) => x.seat === seat);
         return p ? { kind: p.bot ? "bot" : "human", connected: true, name: p.name, bot: p.bot } : null;
       },
-      name: (seat) => this.name(seat),
-      frozenLeft: (seat) => Math.max(0, (this.steps[this.index]?.view?.frozen_until?.[seat] ?? 0) - this.clock),
-      penaltyMs: () => this.replay.options?.penalty_ms ?? 1000,
+      name: (/** @type {number} */ seat) => this.name(seat),
+      frozenLeft: (/** @type {number} */ seat) => Math.max(0, (this.steps[this.index]?.view?.frozen_until?.[seat] ?? 0) - this.clock),
+      penaltyMs: () => replay.options?.penalty_ms ?? 1000,
       view: () => this.steps[this.index]?.view, // the plates' counts in words (js/board.js)
       act: async () => ({ ok: false, code: "watching" }),
-      call: (value, seat, el) => {
+      call: (/** @type {string} */ value, /** @type {number} */ seat, /** @type {HTMLElement | undefined} */ el) => {
         const target = el ?? this.callEl;
         target.textContent = `${value}!`;
         target.style.setProperty("--seat", `var(--seat-${seat % 6})`);
@@ -271,15 +291,19 @@ class MatchPage {
     };
   }
 
+  /** @param {ReplayStep} step */
   feedStep(step) {
-    const who = (s) => this.name(s);
+    const game = /** @type {Replay} */ (this.replay).game;
+    const who = (/** @type {number} */ s) => this.name(s);
+    /** @type {FeedLine[]} */
     const lines = [];
-    if (step.outcome === "rejected" && step.action?.card && ["too_late", "does_not_fit"].includes(step.code)) {
+    if (step.outcome === "rejected" && step.action?.card && step.seat != null
+        && ["too_late", "does_not_fit"].includes(step.code ?? "")) {
       lines.push({ cls: `feed-${step.code}`, seat: step.seat,
-        parts: parts(`rej_${step.code}`, { who: who(step.seat), card: chip(this.replay.game, step.action.card) }) });
+        parts: parts(`rej_${step.code}`, { who: who(step.seat), card: chip(game, step.action.card) }) });
     }
     for (const event of step.events ?? []) {
-      const line = describe(event, { game: this.replay.game, who, me: null, now: step.t });
+      const line = describe(event, { game, who, me: null, now: step.t });
       if (line.length) lines.push({ cls: `feed-${event.type}`, seat: event.seat, parts: line });
     }
     for (const line of lines) {
@@ -291,6 +315,7 @@ class MatchPage {
   }
 
   // Jump to step `i` (animated when it is the next one).
+  /** @param {number} i */
   seek(i, animate = false) {
     i = Math.max(0, Math.min(i, this.steps.length - 1));
     if (i === this.index) return;
@@ -312,7 +337,7 @@ class MatchPage {
     this.playButton.replaceChildren(icon("pause"));
     this.playButton.title = t("pause");
     let last = performance.now();
-    const frame = (now) => {
+    const frame = (/** @type {number} */ now) => {
       if (!this.playing) return;
       this.clock += (now - last) * this.speed;
       last = now;
@@ -336,6 +361,7 @@ class MatchPage {
     }
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (e.key === " " || e.key === "k") {
       if (this.playing) this.pause();
@@ -355,6 +381,7 @@ class MatchPage {
     return false;
   }
 
+  /** @returns {[string, string][]} */
   helpKeys() {
     return [["Space", `${t("play")} / ${t("pause")}`], ["→", t("step")], ["←", t("back")]];
   }

@@ -5,19 +5,20 @@
 
 import { cardEl, chip } from "./cards.js";
 import { h } from "./dom.js";
-import { LEARN_GAMES, part, words } from "./games.js";
+import { GAMES, LEARN_GAMES, part, words } from "./games.js";
 import { onLang, parts, t } from "./i18n.js";
-import { GAMES } from "./lobby.js";
 
 export { LEARN_GAMES };
 
 // The next game with a rules page after `game` (the first after the last).
+/** @param {string} game */
 export function otherGame(game) {
   return LEARN_GAMES[(LEARN_GAMES.indexOf(game) + 1) % LEARN_GAMES.length] ?? game;
 }
 
 // An example: cards and signs in a row, with a caption under them. Items: a card ("9±3"),
 // or ["→"] / ["or"] / ["+"] for a sign between them.
+/** @param {string} game @param {ExampleItem[]} items @param {unknown} caption @returns {HTMLElement} */
 export function example(game, items, caption) {
   const row = items.map((item) => {
     if (Array.isArray(item)) {
@@ -36,6 +37,7 @@ export function example(game, items, caption) {
 }
 
 // A sentence with card chips: {a}, {b}, … in the text are the cards of `cards`.
+/** @param {string} game @param {string} key @param {Record<string, string>} [cards] */
 function said(game, key, cards = {}) {
   /** @type {Record<string, unknown>} */
   const fields = {};
@@ -45,8 +47,11 @@ function said(game, key, cards = {}) {
 
 // The sections of a page: a heading, paragraphs (keys, or [key, chips]) and examples; the
 // game's own from its rules module, given these helpers and the section every game shares.
+/** @param {string} game @returns {RulesSection[]} */
 function sections(game) {
+  /** @type {RulesHelpers["p"]} */
   const p = (key, cards) => h("p", {}, said(game, key, cards));
+  /** @type {RulesSection} */
   const race = {
     id: "race", head: "learn_race_h",
     body: () => [p("learn_race"), h("ul", {},
@@ -60,11 +65,13 @@ function sections(game) {
   }) ?? [race];
 }
 
+/** @param {HTMLElement} root @param {App} app @param {{game: string}} params @returns {Page} */
 export function mount(root, app, { game }) {
   return new RulesPage(root, app, game);
 }
 
 class RulesPage {
+  /** @param {HTMLElement} root @param {App} app @param {string} game */
   constructor(root, app, game) {
     this.app = app;
     this.game = game;
@@ -101,6 +108,7 @@ class RulesPage {
       }, h("h2", { text: t(s.head) }), s.body()))));
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     const k = e.key.toLowerCase();
     if (k === "t") this.app.go(`/learn/${this.game}`);
@@ -109,6 +117,7 @@ class RulesPage {
     return true;
   }
 
+  /** @returns {[string, string][]} */
   helpKeys() {
     return [["T", t("learn_key_tutorial")], ["G", t("learn_key_other")]];
   }

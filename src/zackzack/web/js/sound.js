@@ -10,20 +10,25 @@
 import { h, store } from "./dom.js";
 import { onLang, t } from "./i18n.js";
 
+/** @type {Record<string, number[]>} */
 const VIBRATE = { wrong: [70, 50, 70], late: [160] };
 const NOTE = "M9 18V5l11-2v13 M9 18a3 3 0 1 1-3-3 3 3 0 0 1 3 3z M20 16a3 3 0 1 1-3-3 3 3 0 0 1 3 3z";
 const SLASH = "M3 3l18 18";
 
+/** @type {AudioContext | null} */
 let ctx = null;
+/** @type {GainNode | null} */
 let master = null;
 let volume = clamp(Number(store("zz.volume") ?? 70));
 let muted = store("zz.mute") === "on";
+/** @type {Set<() => void>} */
 const listeners = new Set();
 
 // For the curious and the tests: what was played (audible: not muted) and buzzed.
 /** @type {{sounds: string[], buzzes: string[]}} */
 export const heard = { sounds: [], buzzes: [] };
 
+/** @param {number} n */
 function clamp(n) {
   return Number.isFinite(n) ? Math.max(0, Math.min(100, Math.round(n))) : 70;
 }
@@ -36,6 +41,7 @@ export function isMuted() {
   return muted;
 }
 
+/** @param {number} value */
 export function setVolume(value) {
   volume = clamp(value);
   store("zz.volume", String(volume));
@@ -46,12 +52,14 @@ export function setVolume(value) {
   changed();
 }
 
+/** @param {unknown} value */
 export function setMuted(value) {
   muted = Boolean(value);
   store("zz.mute", muted ? "on" : "off");
   changed();
 }
 
+/** @param {() => void} fn */
 export function onSound(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -84,8 +92,15 @@ for (const type of ["pointerdown", "keydown", "touchend"]) {
   window.addEventListener(type, unlock, { capture: true, passive: true });
 }
 
+// The context and its master gain, once unlocked: the sounds below are made only then.
+function audio() {
+  return { ctx: /** @type {AudioContext} */ (ctx), master: /** @type {GainNode} */ (master) };
+}
+
 // One tone: `type` wave from `f0` (gliding to `f1`), `at` seconds from now, `len` long.
+/** @param {{type?: OscillatorType, f0: number, f1?: number, at?: number, len: number, peak?: number}} spec */
 function tone({ type = "sine", f0, f1 = f0, at = 0, len, peak = 0.5 }) {
+  const { ctx, master } = audio();
   const start = ctx.currentTime + at;
   const osc = ctx.createOscillator();
   const env = ctx.createGain();
@@ -101,7 +116,9 @@ function tone({ type = "sine", f0, f1 = f0, at = 0, len, peak = 0.5 }) {
 }
 
 // A burst of filtered noise: the paper of a card on the pile.
+/** @param {{at?: number, len: number, freq: number, peak?: number}} spec */
 function noise({ at = 0, len, freq, peak = 0.4 }) {
+  const { ctx, master } = audio();
   const start = ctx.currentTime + at;
   const frames = Math.max(1, Math.floor(ctx.sampleRate * len));
   const buffer = ctx.createBuffer(1, frames, ctx.sampleRate);
@@ -118,6 +135,7 @@ function noise({ at = 0, len, freq, peak = 0.4 }) {
   source.start(start);
 }
 
+/** @type {Record<string, () => void>} */
 const SOUNDS = {
   own: () => { // full and low: my card is down
     noise({ len: 0.09, freq: 1800, peak: 0.55 });
@@ -144,6 +162,7 @@ const SOUNDS = {
 export const NAMES = Object.keys(SOUNDS);
 
 // Play the sound `name` (own, other, wrong, late, tick, go, won, lost) unless muted.
+/** @param {string} name */
 export function play(name) {
   if (!SOUNDS[name] || muted || volume === 0) return;
   heard.sounds.push(name);
@@ -153,6 +172,7 @@ export function play(name) {
 }
 
 // Vibrate for a wrong card or a lost race, where the device can.
+/** @param {string} name */
 export function buzz(name) {
   const pattern = VIBRATE[name];
   if (!pattern || typeof navigator.vibrate !== "function") return;
@@ -197,6 +217,7 @@ export function controls() {
 }
 
 // Shift+M: sound on / off (M alone plays a card or moves one).
+/** @param {KeyboardEvent} e */
 export function key(e) {
   if (e.key !== "M" || !e.shiftKey) return false;
   setMuted(!muted);

@@ -7,12 +7,14 @@ import { lang } from "./i18n.js";
 const synth = window.speechSynthesis;
 export const supported = Boolean(synth && window.SpeechSynthesisUtterance);
 let on = supported && store("zz.speech") === "on";
+/** @type {Set<(on: boolean) => void>} */
 const listeners = new Set();
 
 export function speaking() {
   return on;
 }
 
+/** @param {unknown} value */
 export function setSpeaking(value) {
   on = supported && Boolean(value);
   store("zz.speech", on ? "on" : "off");
@@ -20,11 +22,13 @@ export function setSpeaking(value) {
   for (const fn of listeners) fn(on);
 }
 
+/** @param {(on: boolean) => void} fn */
 export function onSpeaking(fn) {
   listeners.add(fn);
 }
 
 // Say `words` now; a newer call cuts an older one off (the race does not wait).
+/** @param {unknown} words */
 export function say(words) {
   if (!on) return;
   synth.cancel();

@@ -6,9 +6,18 @@ import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 
+/**
+ * One seat's figures of a finished match (the table message's `stats`).
+ * @typedef {{seat: number, bot: boolean, played: number, wrong: number, late: number,
+ *   reaction_ms: number | null}} SeatStats
+ * @typedef {{who: (seat: number) => string, me?: number | null}} Naming
+ */
+
 // The statistics table. `who(seat)` names a seat, `me` is the own seat (null: watching).
+/** @param {SeatStats[] | null | undefined} stats @param {Naming} naming */
 export function statsPanel(stats, { who, me = null }) {
   if (!Array.isArray(stats) || !stats.length) return null;
+  /** @param {number | null | undefined} v */
   const ms = (v) => (v === null || v === undefined ? "–" : t("stats_ms", { ms: v }));
   const rows = stats.map((s) => h("tr", { class: `${s.seat === me ? "me" : ""}${s.bot ? " bot" : ""}`, dataset: { seat: s.seat } },
     // The name on one line, a long one ending in "…": all of it is the header cell's text
@@ -37,19 +46,25 @@ export function statsPanel(stats, { who, me = null }) {
 }
 
 // One sentence: the own median reaction against the fastest bot's.
+/** @param {SeatStats[]} stats @param {number | null} me */
 function comparison(stats, me) {
   const mine = stats.find((s) => s.seat === me && !s.bot)?.reaction_ms;
-  const bots = stats.filter((s) => s.bot && Number.isFinite(s.reaction_ms));
-  if (!Number.isFinite(mine) || !bots.length) return h("p", { class: "hint stats-note", text: t("stats_note") });
-  const best = Math.min(...bots.map((s) => s.reaction_ms));
+  const bots = stats.flatMap((s) => (s.bot && typeof s.reaction_ms === "number" && Number.isFinite(s.reaction_ms)
+    ? [s.reaction_ms] : []));
+  if (typeof mine !== "number" || !Number.isFinite(mine) || !bots.length) {
+    return h("p", { class: "hint stats-note", text: t("stats_note") });
+  }
+  const best = Math.min(...bots);
   const diff = mine - best;
   const key = diff < 0 ? "stats_faster" : diff > 0 ? "stats_slower" : "stats_same";
   return h("p", { class: "stats-compare", text: t(key, { ms: Math.abs(diff) }) });
 }
 
-// The tournament so far, fewest minus points first: "Σ 1. Anna 4 · 2. Ben 11".
-export function standingsLine(totals, { who, me = null }) {
-  const order = [...totals.keys()].sort((a, b) => totals[a] - totals[b] || a - b);
+// The tournament so far, fewest points first (`lowWins`, the game's Front.low_wins; else
+// most): "Σ 1. Anna 4 · 2. Ben 11".
+/** @param {number[]} totals @param {Naming & {lowWins?: boolean}} naming */
+export function standingsLine(totals, { who, me = null, lowWins = true }) {
+  const order = [...totals.keys()].sort((a, b) => (lowWins ? totals[a] - totals[b] : totals[b] - totals[a]) || a - b);
   let place = 0;
   const items = order.map((seat, i) => {
     if (i === 0 || totals[seat] !== totals[order[i - 1]]) place = i + 1;

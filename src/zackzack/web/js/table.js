@@ -6,7 +6,7 @@ import { plate, updatePlate } from "./board.js";
 import { describe } from "./describe.js";
 import { append, clear, h, store, touchOnly } from "./dom.js";
 import { errorDetail, errorText } from "./errors.js";
-import { boardOr, words } from "./games.js";
+import { boardOr, GAMES, words } from "./games.js";
 import { icon } from "./icons.js";
 import { count, onLang, seconds, t } from "./i18n.js";
 import { announce, interrupt } from "./live.js";
@@ -20,8 +20,9 @@ import { standingsLine, statsPanel } from "./stats.js";
 import { say } from "./speech.js";
 
 const FEED_LINES = 40;
-// Bots draw all the time in Unter Spannung and would push every play out of the feed; their
-// card counts on the plates show it anyway. So their draws are hidden unless asked for.
+// A game's noisy events (its Front.noisy in the catalogue: bots that draw all the time) would
+// push every play out of the feed; the plates show their counts anyway. So a bot's are hidden
+// unless asked for.
 const SHOW_BOT_DRAWS = "zz.feed.botdraws";
 const SLOW_MS = 150; // a round trip from this long on is a slow connection
 const ASK_AGAIN_MS = 2000; // after "the table's server is changing": ask for it again then
@@ -32,16 +33,27 @@ const ASK_AGAIN = new Set(["table_moving", "cluster_unavailable"]);
 const SAID = new Set(["announced", "cancelled", "went_out", "round_scored", "match_ended",
   "next_round", "paused", "resuming", "joined", "left", "flipped", "reshuffled"]);
 
+/**
+ * An event as the table sends it: the table's own (`Protocol.TableEvent`) or its game's, whose
+ * fields only the game's modules know.
+ * @typedef {{type: string, seat?: number} & Record<string, any>} AnyEvent
+ * @typedef {{event: AnyEvent, now: number} | {late: any}} FeedItem
+ */
+
+/** @param {HTMLElement} root @param {any} app @param {{code: string, join?: boolean}} params */
 export function mount(root, app, params) {
   return new TablePage(root, app, params);
 }
 
 class TablePage {
+  /** @param {HTMLElement} root @param {any} app @param {{code: string, join?: boolean}} params */
   constructor(root, app, { code, join = false }) {
     this.app = app;
     this.code = code.toUpperCase();
     this.join = join;
+    /** @type {any} */
     this.info = null;
+    /** @type {any} */
     this.view = null;
     this.offset = performance.now();
     this.board = null;
@@ -69,12 +81,13 @@ class TablePage {
           h("div", { class: "feed-head" },
             this.feedTitle = h("h2", { id: "feed-title", text: t("last_events") }),
             this.drawsToggle = h("button", {
-              class: "feed-toggle", type: "button", "aria-keyshortcuts": "Shift+B",
+              class: "feed-toggle", type: "button", "aria-keyshortcuts": "Shift+B", hidden: true,
               onclick: () => this.toggleBotDraws(),
             })),
           // Not live (js/live.js says what matters); it scrolls, so it takes the focus.
           this.feed = h("ol", { class: "feed-list", tabindex: "0", "aria-label": t("a11y_feed") }))));
     // The feed is kept as what happened, and worded afresh when the language changes.
+    /** @type {FeedItem[]} */
     this.feedItems = [];
     this.missing = false;
     this.renderToggle();
@@ -97,9 +110,10 @@ class TablePage {
     // the browser would drop the click. The panel is updated after the press.
     this.pressing = false;
     this.overlayLate = false;
-    const press = (e) => { if (e.target.closest("button")) this.pressing = true; };
+    /** @param {Event} e */
+    const press = (e) => { if (/** @type {Element} */ (e.target).closest("button")) this.pressing = true; };
     this.overlay.addEventListener("pointerdown", press);
-    this.overlay.addEventListener("keydown", (e) => { if (e.key === " ") press(e); });
+    this.overlay.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => { if (e.key === " ") press(e); });
     const released = () => {
       if (!this.pressing) return;
       this.pressing = false;
@@ -132,6 +146,7 @@ class TablePage {
   }
 
   // A join from this page (a seat, the rematch): asked again after a reconnect until answered.
+  /** @param {Protocol.ClientMessage} message */
   ask(message) {
     if (!net.send(message)) return false;
     this.asking = message;
@@ -139,6 +154,7 @@ class TablePage {
   }
 
   // Time: every time in a view is table time; `now` says what table time it was when sent.
+  /** @param {number} now */
   sync(now) {
     this.offset = performance.now() - now;
   }
@@ -151,6 +167,7 @@ class TablePage {
     return this.info?.you ?? null;
   }
 
+  /** @param {number} seat @returns {string} */
   name(seat) {
     const info = this.info?.seats[seat];
     if (!info) return t("seat", { n: seat + 1 });
@@ -159,15 +176,28 @@ class TablePage {
     return info.name ?? t("seat", { n: seat + 1 });
   }
 
+  /** @param {number} seat */
   who(seat) {
     return seat === this.me ? t("you") : this.name(seat);
   }
 
+  // The table's game as the catalogue lists it (its Front's declarations).
+  game() {
+    return this.info ? GAMES[this.info.game] : undefined;
+  }
+
+  // The game's tournament when this table plays one (its option is on), else null.
+  tournament() {
+    const found = this.game()?.tournament;
+    return found && this.info?.options?.[found.option] ? found : null;
+  }
+
   // Messages ----------------------------------------------------------------------------
 
+  /** @param {Protocol.TableState} msg */
   onTable(msg) {
     const info = msg.table;
-    if (this.asking?.code === info.code) this.asking = null;
+    if (this.asking && "code" in this.asking && this.asking.code === info.code) this.asking = null;
     if (info.code !== this.code) {
       this.code = info.code;
       this.app.replace(`/t/${info.code}`);
@@ -181,19 +211,21 @@ class TablePage {
     this.missing = false;
     this.info = info;
     this.view = msg.view;
+    this.drawsToggle.hidden = !this.game()?.noisy?.length;
     // A client that arrives during the restart countdown learns of it from the view alone.
     this.resumeAt = msg.view.resumes_in == null ? 0 : performance.now() + msg.view.resumes_in;
     this.app.onTable?.(this);
     // Someone who came by a link to a waiting table with a free seat says their name
     // before sitting down (not its creator: they are at their own table).
     if (info.phase === "waiting" && info.you === null && info.creator !== net.player
-        && info.seats.some((seat) => seat.kind === "open") && !this.asked && needsName()) {
+        && info.seats.some((/** @type {Protocol.SeatInfo} */ seat) => seat.kind === "open") && !this.asked && needsName()) {
       this.asked = true;
       askName();
     }
     this.renderAll();
   }
 
+  /** @param {Protocol.Events} msg */
   onEvents(msg) {
     if (!this.info) return;
     this.sync(msg.now);
@@ -212,7 +244,7 @@ class TablePage {
       this.sayTop();
       this.renderHead();
       this.renderAnnounce();
-      if (msg.events.some((e) => ["round_scored", "match_ended", "resuming"].includes(e.type))) {
+      if (msg.events.some((/** @type {AnyEvent} */ e) => ["round_scored", "match_ended", "resuming"].includes(e.type))) {
         this.renderOverlay();
       }
     }
@@ -223,6 +255,7 @@ class TablePage {
 
   // Say the events that matter to someone who cannot see the table: one's own freeze cuts in,
   // the rest is said politely, worded as in the feed.
+  /** @param {AnyEvent[]} events */
   speak(events) {
     for (const event of events) {
       if (event.type === "penalised" && event.seat === this.me && this.me !== null) {
@@ -234,6 +267,7 @@ class TablePage {
     }
   }
 
+  /** @param {Protocol.Error} msg */
   onError(msg) {
     if (msg.ref != null) return;
     const asking = this.asking;
@@ -277,7 +311,7 @@ class TablePage {
       this.renderMissing();
       return;
     }
-    // A question the board was asking (Schnelllauf: which pile?) is asked again, in the new words.
+    // A question the board was asking (which pile?) is asked again, in the new words.
     const choice = this.board?.choice ?? null;
     if (this.board) {
       this.board.destroy();
@@ -293,6 +327,7 @@ class TablePage {
 
   // Rendering ---------------------------------------------------------------------------
 
+  /** @param {AnyEvent[]} [events] */
   renderAll(events = []) {
     if (!this.info) return;
     const { game } = this.info;
@@ -320,7 +355,7 @@ class TablePage {
   // Who plays, shown under the start countdown.
   lineup() {
     const ctx = this.ctx();
-    return h("div", { class: "lineup" }, this.info.seats.map((_, seat) => {
+    return h("div", { class: "lineup" }, this.info.seats.map((/** @type {unknown} */ _, /** @type {number} */ seat) => {
       const el = plate(seat);
       updatePlate(el, seat, ctx);
       return el;
@@ -331,27 +366,29 @@ class TablePage {
     return {
       game: this.info.game,
       me: () => this.me,
-      seatInfo: (seat) => this.info?.seats[seat],
-      name: (seat) => this.name(seat),
-      frozenLeft: (seat) => Math.max(0, (this.view?.frozen_until?.[seat] ?? 0) - this.now()),
+      seatInfo: (/** @type {number} */ seat) => this.info?.seats[seat],
+      name: (/** @type {number} */ seat) => this.name(seat),
+      frozenLeft: (/** @type {number} */ seat) => Math.max(0, (this.view?.frozen_until?.[seat] ?? 0) - this.now()),
       penaltyMs: () => this.info?.options?.penalty_ms ?? 1000,
       options: () => this.info?.options ?? {},
       view: () => this.view,
       reactionMs: () => net.reactionMs,
-      shown: (versions) => { if (this.me !== null) net.send({ type: "shown", versions }); },
-      act: (action) => net.act(action).then((ack) => this.feelAck(ack)),
-      call: (value, seat, el, speak = true) => this.call(value, seat, el, speak),
-      refused: (ack) => this.refused(ack),
-      raceLost: (ack) => this.raceLost(ack),
-      hint: (text) => this.app.toast(text),
+      shown: (/** @type {number[]} */ versions) => { if (this.me !== null) net.send({ type: "shown", versions }); },
+      act: (/** @type {Record<string, unknown>} */ action) => net.act(action).then((ack) => this.feelAck(ack)),
+      call: (/** @type {string} */ value, /** @type {number} */ seat, /** @type {HTMLElement} */ el, speak = true) =>
+        this.call(value, seat, el, speak),
+      refused: (/** @type {any} */ ack) => this.refused(ack),
+      raceLost: (/** @type {any} */ ack) => this.raceLost(ack),
+      hint: (/** @type {string} */ text) => this.app.toast(text),
     };
   }
 
   renderHead() {
     const info = this.info;
     const view = this.view;
-    const rounds = info.options?.tournament
-      ? t("round_of", { n: view?.round ?? 1, m: 2 * info.seats.length })
+    const tournament = this.tournament();
+    const rounds = tournament
+      ? t("round_of", { n: view?.round ?? 1, m: tournament.rounds_per_player * info.seats.length })
       : t("round_n", { n: view?.round ?? 1 });
     append(clear(this.head), [
       h("h1", { class: "table-title", text: info.title, title: info.title }), // one line, "…"
@@ -362,8 +399,10 @@ class TablePage {
       info.watchers ? h("span", { class: "watchers", text: count("watchers", info.watchers) }) : null,
       this.lagChip,
       // The tournament total while it runs, from the first round's end on.
-      info.options?.tournament && view?.results?.length && view.totals
-        ? standingsLine(view.totals, { who: (seat) => this.who(seat), me: this.me }) : null]);
+      tournament && view?.results?.length && view.totals
+        ? standingsLine(view.totals, {
+          who: (seat) => this.who(seat), me: this.me, lowWins: this.game()?.low_wins ?? true,
+        }) : null]);
     this.renderLag();
   }
 
@@ -426,14 +465,16 @@ class TablePage {
     const info = this.info;
     const creator = info.creator === net.player;
     const seated = this.me !== null;
-    const people = info.seats.filter((s) => s.kind === "human");
-    const full = info.seats.every((s) => s.kind !== "open");
+    /** @type {Protocol.SeatInfo[]} */
+    const seats = info.seats;
+    const people = seats.filter((s) => s.kind === "human");
+    const full = seats.every((s) => s.kind !== "open");
     const ready = people.every((s) => s.ready || (creator && s.player === net.player));
     const mine = info.seats[this.me];
     const link = info.link || `${location.origin}/t/${info.code}`;
     const linkInput = h("input", { class: "link", readonly: true, value: link, "aria-label": t("share") });
     linkInput.addEventListener("focus", () => linkInput.select());
-    const seatRows = info.seats.map((seat, i) => {
+    const seatRows = seats.map((seat, i) => {
       const status = seat.kind !== "human" ? (creator ? "" : t(seat.kind === "bot" ? "bot" : "open_seat"))
         : !seat.connected ? t("disconnected")
           : seat.player === info.creator ? t("host")
@@ -496,6 +537,7 @@ class TablePage {
   }
 
   // Take seat `i`; someone without a chosen name says it first.
+  /** @param {number} i */
   async sitDown(i) {
     if (needsName()) await askName();
     if (!this.ask({ type: "join", code: this.info.code, seat: i })) this.app.toast(t("err_disconnected"));
@@ -508,6 +550,7 @@ class TablePage {
     return true;
   }
 
+  /** @param {number} i @param {Protocol.SeatInfo} seat */
   seatChanger(i, seat) {
     const current = seat.kind === "bot" ? String(seat.bot).split(":")[0] : seat.kind;
     const select = h("select", { class: "seat-change", "aria-label": t("seat_n", { n: i + 1 }) },
@@ -519,24 +562,26 @@ class TablePage {
     return select;
   }
 
+  /** @param {string} phase */
   roundEnd(phase) {
     const view = this.view;
     const info = this.info;
     const last = view.results[view.results.length - 1];
     if (!last) return null;
-    const tournament = info.options?.tournament;
-    const winner = view.result?.placings.find((p) => p.place === 1);
+    const tournament = this.tournament();
+    /** @type {Protocol.Placing | undefined} */
+    const winner = view.result?.placings.find((/** @type {Protocol.Placing} */ p) => p.place === 1);
     const single = phase === "over" && view.results.length === 1 && winner;
     const title = single ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) }))
       : last.winner === null ? t("round_drawn")
         : last.winner === this.me ? t("round_won_you") : t("round_won", { who: this.name(last.winner) });
     // The rows by place: the match's placings at its end; between rounds the standings so
-    // far, by the tournament's totals or (Schnelllauf: a round's score is the cards each
-    // holds now, fewest best) by the round's scores, never in seat order without places.
+    // far, by the tournament's totals or by the round's scores (the game's Front.low_wins:
+    // fewest best), never in seat order without places.
     const order = view.result
-      ? view.result.placings.map((p) => ({ seat: p.seat, place: p.place }))
-      : standings(tournament ? view.totals : last.scores);
-    const rows = order.map(({ seat, place }) => h("tr", { class: seat === this.me ? "me" : "" },
+      ? view.result.placings.map((/** @type {Protocol.Placing} */ p) => ({ seat: p.seat, place: p.place }))
+      : standings(tournament ? view.totals : last.scores, this.game()?.low_wins ?? true);
+    const rows = order.map((/** @type {{seat: number, place: number}} */ { seat, place }) => h("tr", { class: seat === this.me ? "me" : "" },
       h("td", { class: "place", text: place ? t("place_n", { n: place }) : "" }),
       // One line: a long name ("Bot 2 · Profi" on a phone) ends in "…", and the whole of it
       // is the cell's text (what a screen reader says) and its tooltip (issue 30).
@@ -550,7 +595,7 @@ class TablePage {
       tournament ? h("td", { class: "num total", text: view.totals[seat] }) : null));
     const head = h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("a11y_place") })),
       h("th", {}, h("span", { class: "sr-only", text: t("a11y_player") })),
-      h("th", { class: "num", text: t(words(info.game).score ?? "cards_left") }),
+      h("th", { class: "num", text: t(words(info.game).score ?? "score") }),
       tournament ? h("th", { class: "num", text: t("total") }) : null);
     const panel = h("div", { class: `panel center-panel round-end ${phase}` },
       h("div", { class: "round-no", text: single ? t("match_over") : t("round_n", { n: last.number }) }),
@@ -561,7 +606,7 @@ class TablePage {
       // Ready when you are (issue 30): the next round starts once every person is ready.
       const mine = this.me === null ? null : info.seats[this.me];
       if (mine && mine.kind === "human" && !mine.bot) {
-        const waiting = info.seats.filter((s) => !s.ready).length;
+        const waiting = info.seats.filter((/** @type {Protocol.SeatInfo} */ s) => !s.ready).length;
         panel.append(h("div", { class: "wait-actions" }, mine.ready
           ? h("p", { class: "hint ready-next-done", role: "status", text: count("ready_next_done", waiting) })
           : h("button", {
@@ -579,7 +624,7 @@ class TablePage {
         buttons.append(h("button", {
           class: "btn btn-gold btn-big", type: "button", id: "rematch",
           text: `${t("rematch")} · ${this.offer.by}`,
-          onclick: () => this.ask({ type: "join", code: this.offer.code, seat: null }),
+          onclick: () => this.ask({ type: "join", code: /** @type {Protocol.RematchOffer} */ (this.offer).code, seat: null }),
         }));
       } else if (this.me !== null) {
         buttons.append(h("button", {
@@ -592,7 +637,7 @@ class TablePage {
       }
       buttons.append(h("a", { class: "btn", href: "/", "data-link": "" }, t("to_lobby")));
       // Report another person of the match (js/moderation.js): a reason from a short list.
-      const others = info.seats.flatMap((s, seat) => (s.kind === "human" && s.player && seat !== this.me
+      const others = info.seats.flatMap((/** @type {Protocol.SeatInfo} */ s, /** @type {number} */ seat) => (s.kind === "human" && s.player && seat !== this.me
         && s.player !== net.player ? [{ player: s.player, name: s.name ?? "" }] : []));
       const report = this.me !== null ? reportPart(info.match, others, this.reported, (text, detail) => this.app.toast(text, detail)) : null;
       // How everyone played: it comes in the table message right after the end.
@@ -606,10 +651,12 @@ class TablePage {
   }
 
   // Feed items: {event, now} (a table event and the table time it came) or {late: ack}.
+  /** @param {AnyEvent} event */
   addFeed(event) {
     this.remember({ event, now: this.now() });
   }
 
+  /** @param {FeedItem} item */
   remember(item) {
     this.feedItems.push(item);
     if (this.feedItems.length > 4 * FEED_LINES) this.feedItems.splice(0, this.feedItems.length - 4 * FEED_LINES);
@@ -628,10 +675,11 @@ class TablePage {
     this.feed.replaceChildren(...lines);
   }
 
+  /** @param {FeedItem} item */
   feedLine(item) {
-    if (item.late) return this.lateLine(item.late);
+    if ("late" in item) return this.lateLine(item.late);
     const { event } = item;
-    if (event.type === "drew" && !this.showBotDraws() && this.isBot(event.seat)) return null;
+    if (this.game()?.noisy?.includes(event.type) && !this.showBotDraws() && this.isBot(event.seat)) return null;
     const line = describe(event, {
       game: this.info.game, who: (s) => this.who(s), me: this.me, now: item.now,
       penaltyMs: this.info.options?.penalty_ms,
@@ -643,8 +691,9 @@ class TablePage {
   }
 
   // A bot's seat, or a person's played by a stand-in bot while they are away.
+  /** @param {number | undefined} seat */
   isBot(seat) {
-    const info = this.info?.seats[seat];
+    const info = seat === undefined ? undefined : this.info?.seats[seat];
     return info?.kind === "bot" || (info?.kind === "human" && Boolean(info.bot) && seat !== this.me);
   }
 
@@ -672,7 +721,8 @@ class TablePage {
     if (text) announce(text);
   }
 
-  // The call: a played value shown large (and spoken, in Unter Spannung, if turned on).
+  // The call: a played value shown large (and spoken, in a game whose board calls, if turned on).
+  /** @param {string} value @param {number} seat @param {HTMLElement} el @param {boolean} speak */
   call(value, seat, el, speak) {
     el.textContent = `${value}!`;
     el.style.setProperty("--seat", `var(--seat-${seat % 6})`);
@@ -684,6 +734,7 @@ class TablePage {
 
   // A lost race: who was faster and by how much, in words; said in the feed (a live region)
   // and returned for the note over the card.
+  /** @param {any} ack an action's answer (js/net.js) */
   raceLost(ack) {
     this.remember({ late: ack });
     const why = this.lateReason(ack);
@@ -691,6 +742,7 @@ class TablePage {
     return why;
   }
 
+  /** @param {any} ack an action's answer (js/net.js) */
   lateReason(ack) {
     if (Number.isInteger(ack.winner)) {
       const margin = Number.isFinite(ack.margin_ms) ? Math.max(0, Math.round(ack.margin_ms)) : null;
@@ -701,6 +753,7 @@ class TablePage {
     return ack.margin_ms != null || "winner" in ack ? t("late_pile") : ""; // the table's own step
   }
 
+  /** @param {any} ack an action's answer (js/net.js) */
   lateLine(ack) {
     const why = this.lateReason(ack);
     const li = h("li", { class: "feed-too_late", dataset: { seat: this.me ?? "" } },
@@ -709,6 +762,7 @@ class TablePage {
     return li;
   }
 
+  /** @param {any} ack an action's answer (js/net.js) */
   refused(ack) {
     if (["too_late", "does_not_fit", "disconnected", "timeout"].includes(ack.code)) return;
     this.app.toast(errorText(ack), errorDetail(ack));
@@ -716,6 +770,7 @@ class TablePage {
 
   // Sounds for what happened: cards landing (one's own differs from the others'), the end
   // of a round (won or lost; watchers hear neither).
+  /** @param {AnyEvent[]} events */
   feel(events) {
     for (const event of events) {
       if (event.type === "played") sound.play(event.seat === this.me ? "own" : "other");
@@ -726,6 +781,7 @@ class TablePage {
   }
 
   // The answer to one's own action: a wrong card or a lost race is heard and felt.
+  /** @param {any} ack an action's answer (js/net.js) */
   feelAck(ack) {
     if (ack.code === "does_not_fit" || ack.code === "too_late") {
       const what = ack.code === "does_not_fit" ? "wrong" : "late";
@@ -763,11 +819,14 @@ class TablePage {
     const frozen = this.me !== null && view.phase === "playing" && (view.frozen_until?.[this.me] ?? 0) > now;
     if (this.wasFrozen && !frozen) announce(t("a11y_free_again"));
     this.wasFrozen = frozen;
+    /** @type {Protocol.Announced | null} */
     const countdown = view.countdown;
     // Each second of an automatic step's countdown ticks, like the start's.
+    /** @type {number | null} */
     const whole = countdown ? Math.ceil((countdown.due - now) / 1000) : null;
     if (whole !== this.countdownS) {
       if (whole !== null && whole > 0) sound.play("tick");
+      /** @type {number | null} */
       this.countdownS = whole;
     }
     this.renderIdle(now);
@@ -783,17 +842,21 @@ class TablePage {
 
   // The idle rule's note to this seat's person: the warning with its countdown, then the
   // stand-in that plays until their next action; said (assertively) when it appears.
+  /** @param {number} now */
   renderIdle(now) {
     const mine = this.me === null || this.view?.phase !== "playing" ? null : this.info?.seats[this.me];
+    /** @type {string} */
     const kind = mine?.bot ? "stand_in_playing_you" : mine?.stand_in_at != null ? "stand_in_you" : "";
     const text = kind ? t(kind, { s: Math.max(0, Math.ceil((mine.stand_in_at - now) / 1000)) }) : "";
     if (this.idleNote.textContent === text) return;
     this.idleNote.textContent = text;
     this.idleNote.hidden = !text;
     if (kind && kind !== this.idleKind) interrupt(text);
+    /** @type {string} */
     this.idleKind = kind;
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     const phase = this.view?.phase;
     if (this.missing && (e.key === "Enter" || e.key === "Escape")) {
@@ -822,9 +885,10 @@ class TablePage {
   }
 }
 
-// The tournament so far: fewest minus points first, ties share a place.
-function standings(totals) {
-  const order = [...totals.keys()].sort((a, b) => totals[a] - totals[b]);
+// The standings so far: fewest points first (`lowWins`; else most), ties share a place.
+/** @param {number[]} totals @param {boolean} lowWins */
+function standings(totals, lowWins) {
+  const order = [...totals.keys()].sort((a, b) => (lowWins ? totals[a] - totals[b] : totals[b] - totals[a]));
   let place = 0;
   return order.map((seat, i) => {
     if (i === 0 || totals[seat] !== totals[order[i - 1]]) place = i + 1;

@@ -7,7 +7,7 @@
 const KEEP = 200;
 
 /**
- * @typedef {{game: string, action: object, at: number, shown_ms: number | null,
+ * @typedef {{game: string, action: string | object, at: number, shown_ms: number | null,
  *   decided_ms: number | null, ok: boolean | null, code: string | null}} Play
  */
 
@@ -15,7 +15,7 @@ const KEEP = 200;
 export const plays = []; // {game, action, shown_ms, decided_ms, ok, code}, oldest first
 
 // A press at `at` (an event's timeStamp, performance.now() time; else now) of `action`.
-/** @param {string} game @param {object} action @param {number | undefined} at @returns {Play} */
+/** @param {string} game @param {string | object} action @param {number | undefined} at @returns {Play} */
 export function pressed(game, action, at) {
   const now = performance.now();
   const record = {

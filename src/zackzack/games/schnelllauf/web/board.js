@@ -19,34 +19,51 @@ import * as ART from "./cards.js";
 import { parseFr, slFits } from "./cards.js";
 
 const GAME = "schnelllauf";
+
+/**
+ * @typedef {import("../../js/board.js").BoardContext} BoardContext
+ * @typedef {Protocol.Schnelllauf.View} View
+ * @typedef {[string | null, number]} Spot a place: its face-up card (null: empty) and the cards under it
+ * @typedef {{type: string, seat?: number} & Record<string, any>} AnyEvent
+ * @typedef {{kind: "play" | "move", card: string, el: HTMLElement, shown: HTMLElement,
+ *   pile?: number, source?: number, target?: number, changed?: string}} Pending
+ * @typedef {{kind: "pile", place: number} | {kind: "move", target: number}} Choice
+ */
 const PLACES = 5;
 const RANK_NAMES = ["*", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+/** @type {Record<string, number>} */
 const PILE_KEYS = { q: 0, arrowleft: 0, w: 1, arrowright: 1 };
 const PILE_KEY_NAMES = ["Q", "W"];
 const DRAG_PX = 8;
 
 // What a plate says a player holds (js/board.js `updatePlate`): the cards in their layout
 // and their reserve, from the view the board shows.
+/** @param {BoardContext} ctx @param {number} seat */
 function layoutCounts(ctx, seat) {
+  /** @type {View | undefined} */
   const state = ctx.view?.()?.state;
   const layout = state?.layouts?.[seat];
   if (!layout) return null;
   const n = layout.reduce((sum, [card, under]) => sum + (card ? 1 + under : 0), 0);
-  return { text: `${count("a11y_layout", n)}, ${t("a11y_reserve", { n: state.reserve_counts[seat] })}` };
+  return { text: `${count("a11y_layout", n)}, ${t("a11y_reserve", { n: state?.reserve_counts[seat] ?? 0 })}` };
 }
 
 export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
+  /** @param {HTMLElement} root @param {BoardContext} ctx */
   constructor(root, ctx) {
     super();
     this.ctx = ctx;
+    /** @type {any} the view's state (`View`) once the first view came; its methods run after it */
     this.state = null;
     this.choice = null; // null, {kind: "pile", place} or {kind: "move", target}
     this.round = null;
     this.hints = store(HINTS_KEY) === "1";
+    /** @type {(string | null)[]} */
     this.said = [null, null];
     // Own cards shown before the table's answer: {kind: "play", card, pile} on a pile or
     // {kind: "move", source, target} in an empty place, with `el` (the card pressed) and
     // `shown` (its pending picture), oldest first.
+    /** @type {Pending[]} */
     this.pending = [];
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600, (versions) => ctx.shown?.(versions));
     this.sides = [this.side("them"), this.side("me")];
@@ -62,19 +79,21 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     this.moveHint = h("span", { class: "key-hint move-hint" }, h("kbd", {}, "M"), " ", t("move_hint"));
     this.sides[1].el.querySelector(".side-info").append(this.moveHint);
     root.replaceChildren(this.el);
-    this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.el.addEventListener("pointerdown", (/** @type {PointerEvent} */ e) => this.pointerDown(e));
     // A click without a pointer (a screen reader's activation) taps like a finger.
-    this.el.addEventListener("click", (e) => {
+    this.el.addEventListener("click", (/** @type {MouseEvent} */ e) => {
       if (e.detail !== 0 || this.ctx.me() === null) return;
-      const place = e.target.closest(".side.me .place");
-      const pile = e.target.closest(".pile-zone");
-      if (place) this.tapPlace(+place.dataset.place, e.timeStamp);
-      else if (pile) this.pilePress(+pile.dataset.pile, e.timeStamp);
+      const target = /** @type {Element} */ (e.target);
+      const place = /** @type {HTMLElement | null} */ (target.closest(".side.me .place"));
+      const pile = /** @type {HTMLElement | null} */ (target.closest(".pile-zone"));
+      if (place) this.tapPlace(Number(place.dataset.place), e.timeStamp);
+      else if (pile) this.pilePress(Number(pile.dataset.pile), e.timeStamp);
     });
   }
 
   destroy() {}
 
+  /** @param {string} which */
   side(which) {
     const places = [...Array(PLACES).keys()].map((k) => {
       const el = h("div", { class: "place", dataset: { place: k } },
@@ -105,6 +124,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     };
   }
 
+  /** @param {number} p */
   pileEl(p) {
     const under = cardEl(ART, null);
     const top = cardEl(ART, null);
@@ -132,7 +152,9 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     return [1 - me, me];
   }
 
+  /** @param {any} view the table's view @param {AnyEvent[]} [events] */
   update(view, events = []) {
+    /** @type {View | null} */
     const state = view.state;
     if (!state) return;
     const before = this.rects();
@@ -197,6 +219,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // A pile's name: side, top card, key, and one's own cards on it not confirmed yet.
+  /** @param {number} i */
   labelPile(i) {
     const topCard = this.state?.tops[i];
     const label = t("board_pile", {
@@ -242,8 +265,9 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   // The sentence of the piles' new top cards for the page's polite live region ("" if none).
   announce() {
     if (!this.state) return "";
+    /** @type {string[]} */
     const said = [];
-    this.state.tops.forEach((top, p) => {
+    this.state.tops.forEach((/** @type {string | null} */ top, /** @type {number} */ p) => {
       if (!top || top === this.said[p]) return;
       this.said[p] = top;
       said.push(`${t(p ? "board_pile_right" : "board_pile_left")}: ${ART.cardName(top)}`);
@@ -252,6 +276,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // Note when each pile version comes on screen: its first frame (js/sightings.js).
+  /** @param {number} round @param {AnyEvent[]} events */
   see(round, events) {
     const me = this.ctx.me();
     const own = new Set(events.filter((e) => e.type === "played" && e.seat === me && me !== null)
@@ -269,8 +294,10 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     return rects;
   }
 
+  /** @param {AnyEvent[]} events @param {any} before */
   animate(events, before) {
-    const placeEl = (seat, k) => this.sides[this.seats().indexOf(seat)]?.places[k];
+    const placeEl = (/** @type {number | undefined} */ seat, /** @type {number} */ k) =>
+      this.sides[this.seats().indexOf(seat ?? -1)]?.places[k];
     for (const event of events) {
       if (event.type === "played") {
         // One's own card already shown (pending) does not fly in again.
@@ -288,13 +315,13 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
         }
         flip(placeEl(event.seat, event.source)?.querySelector(":scope > .card"));
       } else if (event.type === "flipped") {
-        event.cards.forEach((card, p) => {
+        event.cards.forEach((/** @type {string | null} */ card, /** @type {number} */ p) => {
           if (card) flyFrom(this.piles[p].top, before.get(`reserve${p}`), 380);
         });
       } else if (event.type === "reshuffled") {
         this.sides.forEach((side) => bump(side.reserve));
       } else if (event.type === "penalised") {
-        const side = this.sides[this.seats().indexOf(event.seat)];
+        const side = this.sides[this.seats().indexOf(event.seat ?? -1)];
         shake(side?.el.querySelector(".places"));
       }
     }
@@ -308,6 +335,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
 
   // Acting ----------------------------------------------------------------------------------
 
+  /** @param {number} k */
   myTop(k) {
     const me = this.ctx.me();
     return me === null || !this.state ? null : this.state.layouts[me][k]?.[0] ?? null;
@@ -315,11 +343,13 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
 
   // The piles `card` fits now, as they are on screen: one's own pending card counts as the
   // top (a card pressed onto it is judged by the server against it once it is taken).
+  /** @param {string | null} card */
   fitting(card) {
     const wrap = this.ctx.options?.()?.wrap ?? true;
     return [0, 1].filter((p) => slFits(card, Boolean(this.state.tops[p]), this.shownStands(p), wrap));
   }
 
+  /** @param {number} p */
   shownStands(p) {
     const last = this.pending.filter((q) => q.kind === "play" && q.pile === p).pop();
     const shown = last && parseFr(last.card);
@@ -327,6 +357,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // Ask for a pile (the card of `place`) or for a card (to move into `target`), or stop asking.
+  /** @param {Choice | null} choice */
   choose(choice) {
     this.choice = choice;
     this.el.classList.toggle("choosing-pile", choice?.kind === "pile");
@@ -351,6 +382,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // A short note in the prompt's line, under the piles (while nothing is asked).
+  /** @param {string} text */
   note(text) {
     if (this.choice) return announce(text);
     this.prompt.replaceChildren(this.noteEl = h("span", { class: "board-note" }));
@@ -364,6 +396,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // A card (click, tap, key 1–5) or an empty place was pressed at `at`.
+  /** @param {number} k @param {number} at */
   tapPlace(k, at) {
     const card = this.myTop(k);
     const c = this.choice;
@@ -380,14 +413,16 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // A pile (click, tap, Q/W, ←/→) was pressed: it answers "to which pile?", else nothing.
+  /** @param {number} p @param {number} at */
   pilePress(p, at) {
     if (this.choice?.kind === "pile") return this.play(this.choice.place, p, at);
     return this.note(t("select_first"));
   }
 
+  /** @param {number} target */
   chooseMove(target) {
     const me = this.ctx.me();
-    if (!this.state.layouts[me].some(([card, under]) => card && under)) {
+    if (me === null || !this.state.layouts[me].some((/** @type {Spot} */ [card, under]) => card && under)) {
       return this.note(t("nothing_to_move"));
     }
     return this.choose({ kind: "move", target });
@@ -396,6 +431,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   // Play the card of place `k` onto pile `p`, pressed (key, click, drop) at `at`. The card
   // shows on the pile at once, pending, and leaves its place; the table's answer confirms it
   // (the played event, `confirm`) or sends it back.
+  /** @param {number} k @param {number} p */
   async play(k, p, at = performance.now()) {
     this.choose(null);
     const card = this.myTop(k);
@@ -410,35 +446,38 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     const seen = this.sightings.aimed(p, this.state.versions[p], at);
     const changed = justChanged(this.sightings.age(p, this.state.versions[p], at),
       this.state.tops[p] && ART.cardName(this.state.tops[p]));
+    /** @type {Pending} */
     const pending = { kind: "play", card, pile: p, el, shown: pendingCard(ART, card), changed };
     this.show(pending, this.piles[p].pile, record);
     const ack = await this.ctx.act({ type: "play", card, pile: p, seen });
     this.answered(pending, record, ack);
   }
 
+  /** @param {number | null} source @param {number | undefined} target */
   async move(source, target, at = performance.now()) {
     this.choose(null);
     const me = this.ctx.me();
-    if (target === undefined) {
-      target = this.state.layouts[me].findIndex(([card]) => !card);
-      if (target < 0) return this.note(t("no_empty_place"));
-    }
+    if (me === null) return undefined;
+    const into = target ?? this.state.layouts[me].findIndex((/** @type {Spot} */ [card]) => !card);
+    if (into < 0) return this.note(t("no_empty_place"));
     if (source === null || this.state.layouts[me][source][1] === 0) return this.note(t("nothing_to_move"));
     const card = this.myTop(source);
     const el = this.sides[1].places[source].querySelector(":scope > .card");
-    const place = this.sides[1].places[target];
-    if (!card || el.classList.contains("sent") || this.pending.some((q) => q.target === target)) {
+    const place = this.sides[1].places[into];
+    if (!card || el.classList.contains("sent") || this.pending.some((q) => q.target === into)) {
       return undefined;
     }
     const record = timing.pressed(GAME, "move", at);
-    const pending = { kind: "move", card, source, target, el, shown: pendingCard(ART, card) };
+    /** @type {Pending} */
+    const pending = { kind: "move", card, source, target: into, el, shown: pendingCard(ART, card) };
     this.show(pending, place, record);
-    const ack = await this.ctx.act({ type: "move", source, target });
+    const ack = await this.ctx.act({ type: "move", source, target: into });
     this.answered(pending, record, ack);
     return undefined;
   }
 
   // Show `pending` in `where` (a pile, an empty place) at once; its card leaves its place.
+  /** @param {Pending} pending @param {HTMLElement} where @param {timing.Play} record */
   show(pending, where, record) {
     this.pending.push(pending);
     where.append(pending.shown);
@@ -451,6 +490,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
 
   // The table's answer to a pending action: yes (the events drew it already), or no: the
   // card goes back to its place, with the note of why.
+  /** @param {Pending} pending @param {timing.Play} record @param {any} ack */
   answered(pending, record, ack) {
     timing.decided(record, ack);
     this.settle(pending);
@@ -468,6 +508,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
 
   // The table took one's own pending action (the first that `match`es): the view has just
   // drawn its card where the pending picture is, which goes in the same frame.
+  /** @param {(pending: Pending) => boolean} match */
   confirm(match) {
     const pending = this.pending.find(match);
     if (!pending) return false;
@@ -476,6 +517,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     return true;
   }
 
+  /** @param {Pending} pending */
   settle(pending) {
     const i = this.pending.indexOf(pending);
     if (i < 0) return;
@@ -488,26 +530,28 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 
   // Clicks, taps and drags: a short press is a click, a longer way is a drag.
+  /** @param {PointerEvent} e */
   pointerDown(e) {
     if (this.ctx.me() === null || e.button > 0) return;
-    const place = e.target.closest(".side.me .place");
-    const pile = e.target.closest(".pile-zone");
+    const target = /** @type {Element} */ (e.target);
+    const place = /** @type {HTMLElement | null} */ (target.closest(".side.me .place"));
+    const pile = /** @type {HTMLElement | null} */ (target.closest(".pile-zone"));
     if (pile) {
-      this.pilePress(+pile.dataset.pile, e.timeStamp);
+      this.pilePress(Number(pile.dataset.pile), e.timeStamp);
       return;
     }
     if (!place) return;
-    const k = +place.dataset.place;
+    const k = Number(place.dataset.place);
     if (!this.myTop(k)) {
       this.tapPlace(k, e.timeStamp);
       return;
     }
-    const card = place.querySelector(":scope > .card");
+    const card = /** @type {HTMLElement} */ (place.querySelector(":scope > .card"));
     const x0 = e.clientX;
     const y0 = e.clientY;
     let dragging = false;
     card.setPointerCapture(e.pointerId);
-    const moveHandler = (m) => {
+    const moveHandler = (/** @type {PointerEvent} */ m) => {
       const dx = m.clientX - x0;
       const dy = m.clientY - y0;
       if (!dragging && Math.hypot(dx, dy) > DRAG_PX) {
@@ -517,7 +561,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       }
       if (dragging) card.style.transform = `translate(${dx}px, ${dy}px) rotate(${dx / 40}deg)`;
     };
-    const upHandler = (u) => {
+    const upHandler = (/** @type {PointerEvent} */ u) => {
       card.removeEventListener("pointermove", moveHandler);
       card.removeEventListener("pointerup", upHandler);
       card.removeEventListener("pointercancel", upHandler);
@@ -537,6 +581,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     card.addEventListener("pointercancel", upHandler);
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (this.ctx.me() === null || !this.state) return false;
     const k = e.key.toLowerCase();
@@ -558,7 +603,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     if (k === "m") {
       if (this.choice?.kind === "pile") this.move(this.choice.place, undefined, e.timeStamp);
       else {
-        const empty = this.state.layouts[this.ctx.me()].findIndex(([card]) => !card);
+        const empty = this.state.layouts[this.ctx.me() ?? 0].findIndex((/** @type {Spot} */ [card]) => !card);
         if (empty < 0) this.note(t("no_empty_place"));
         else this.chooseMove(empty);
       }
@@ -585,6 +630,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   }
 }
 
+/** @param {number[] | null | undefined} stands */
 function standsText(stands) {
   if (!stands) return t("joker_free");
   return t("joker_stands", { ranks: stands.map((r) => RANK_NAMES[r]).join(" / ") });

@@ -5,6 +5,7 @@
 import { corners, face, INK } from "../../js/art.js";
 import { t } from "../../js/i18n.js";
 
+/** @type {Record<string, {glyph: string, red: boolean}>} */
 const SUITS = {
   h: { glyph: "♥", red: true }, d: { glyph: "♦", red: true },
   c: { glyph: "♣", red: false }, s: { glyph: "♠", red: false },
@@ -15,6 +16,13 @@ const RED = "#c42a2a";
 // The lobby's fan of cards shows these, between the other games' (js/lobby.js).
 export const HERO = ["*", "Kh"];
 
+/**
+ * A French card: a joker (rank 0), or its rank (1…13), rank name and suit letter.
+ * @typedef {{joker: true, rank: number, name?: undefined, suit?: undefined}
+ *   | {joker: false, rank: number, name: string, suit: string}} FrCard
+ */
+
+/** @param {string | null | undefined} text @returns {FrCard | null} */
 export function parseFr(text) {
   if (text === "*") return { joker: true, rank: 0 };
   const m = /^(A|[2-9]|10|J|Q|K)([cdhs])$/.exec(text ?? "");
@@ -24,6 +32,10 @@ export function parseFr(text) {
 
 // Whether `card` may go on a pile whose top stands for `stands` (null: free): one rank up or
 // down, the ace next to the king when `wrap`; a joker fits everywhere.
+/**
+ * @param {string | null | undefined} card @param {unknown} started
+ * @param {number[] | null | undefined} stands
+ */
 export function slFits(card, started, stands, wrap = true) {
   const c = parseFr(card);
   if (!c || !started) return false;
@@ -32,12 +44,14 @@ export function slFits(card, started, stands, wrap = true) {
 }
 
 // The value a card is called by: its rank's name, a star for a joker.
+/** @param {string} text */
 export function callOf(text) {
   const card = parseFr(text);
   return card?.joker ? "★" : card?.name ?? "";
 }
 
 // A card in words, for labels and the screen reader: "7 of hearts" / "Herz 7".
+/** @param {string} text */
 export function cardName(text) {
   const card = parseFr(text);
   if (!card) return "";
@@ -45,6 +59,7 @@ export function cardName(text) {
   return t("board_card_fr", { rank: t(`board_rank_${card.name}`), suit: t(`board_suit_${card.suit}`) });
 }
 
+/** @param {FrCard} card */
 function frSvg(card) {
   if (card.joker) {
     const corner = `<text x="15" y="30" font-size="22" text-anchor="middle" ` +
@@ -74,6 +89,7 @@ function frSvg(card) {
 }
 
 // A face: its markup and its label; null for no card.
+/** @param {string} text */
 export function art(text) {
   const card = parseFr(text);
   if (!card) return null;
@@ -81,6 +97,7 @@ export function art(text) {
 }
 
 // A chip for sentences, "Q♦" in red, filled into `span`; false for no card.
+/** @param {HTMLElement} span @param {string} text */
 export function chip(span, text) {
   const card = parseFr(text);
   if (!card) return false;

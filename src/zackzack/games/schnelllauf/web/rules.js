@@ -10,6 +10,7 @@ export const WORDS = {
 // The page's sections, made with js/rules.js's helpers: `p(key, cards)` a paragraph,
 // `example(items, caption)` cards in a row, `said(key, cards)` a sentence with card chips,
 // `race` the section every game shares.
+/** @param {RulesHelpers} helpers @returns {RulesSection[]} */
 export function sections({ p, example, said, race }) {
   return [
     { id: "layout", head: "learn_sl_layout_h", body: () => [p("learn_sl_layout")] },

@@ -19,6 +19,12 @@ import * as ART from "./cards.js";
 import { parseUs, usFits } from "./cards.js";
 
 const GAME = "unter-spannung";
+
+/**
+ * @typedef {import("../../js/board.js").BoardContext} BoardContext
+ * @typedef {{type: string, seat?: number} & Record<string, any>} AnyEvent
+ * @typedef {{card: string, el: HTMLElement, shown: HTMLElement}} Pending
+ */
 // Hand keys: digits, then letters (no D: it draws; no H: hints; no Y/Z: they swap between
 // keyboards).
 export const HAND_KEYS = "1234567890qwertuiopasfgjklxcvbnm";
@@ -29,17 +35,44 @@ const TARGET_PX = 24;
 // is sorted and keyed in order; a card keeps its key while it is in the hand; a card that
 // comes takes the first free key (usually that of the card played last), or, with every key
 // taken, goes after the others without one. Of two equal cards the one pressed leaves.
+// What a plate says a player holds (js/board.js `updatePlate`): a hand and a draw pile, from
+// the view the board shows; and the tooltips of another player's counts on their plate, with
+// the figure and whose pile it is.
+/** @param {BoardContext} ctx @param {number} seat @returns {import("../../js/board.js").PlateCounts} */
+function handCounts(ctx, seat) {
+  const state = ctx.view?.()?.state;
+  if (!state) return null;
+  const hand = state.hand_counts?.[seat] ?? (seat === ctx.me() ? state.hand?.length : undefined);
+  if (hand === undefined) return null;
+  const draw = state.draw_counts?.[seat] ?? 0;
+  const tips = (/** @type {HTMLElement} */ el) => {
+    const handTip = /** @type {HTMLElement | null} */ (el.querySelector(".counts"));
+    if (handTip) handTip.title = count("a11y_hand", hand);
+    const drawTip = /** @type {HTMLElement | null} */ (el.querySelector(".draw-n-wrap"));
+    if (drawTip) {
+      drawTip.title = seat === ctx.me() ? t("a11y_draw_yours", { n: draw })
+        : t("a11y_draw_of", { who: ctx.name(seat), n: draw });
+    }
+  };
+  return { text: `${count("a11y_hand", hand)}, ${t("a11y_draw", { n: draw })}`, tips };
+}
+
 export class StableKeys {
   constructor(size = HAND_KEYS.length) {
     this.size = size;
+    /** @type {(string | null)[]} */
     this.places = []; // place i holds the card of key i, or null (free)
+    /** @type {(number | null)[]} */
     this.ids = []; // a number per held card, for its element
+    /** @type {number | null} */
     this.round = null;
+    /** @type {number | null} */
     this.last = null; // the place whose key was pressed last
     this.next = 0;
   }
 
   // The places of `hand` (the view's hand, in round `round`): [{card, id, place}], in key order.
+  /** @param {number} round @param {string[]} hand @returns {{card: string, id: number | null, place: number}[]} */
   arrange(round, hand) {
     if (round !== this.round || !this.places.some((card) => card !== null)) {
       this.round = round;
@@ -47,17 +80,20 @@ export class StableKeys {
       this.places = [...hand].sort(byValue);
       this.ids = this.places.map(() => this.next++);
     } else {
+      /** @type {Map<string, number>} */
       const left = new Map();
       for (const card of hand) left.set(card, (left.get(card) ?? 0) + 1);
+      /** @type {(string | null)[]} */
       const places = this.places.map(() => null);
+      /** @type {(number | null)[]} */
       const ids = this.places.map(() => null);
       const order = [...this.places.keys()].sort((a, b) => Number(a === this.last) - Number(b === this.last));
       for (const place of order) {
         const card = this.places[place];
-        if (card !== null && left.get(card) > 0) {
+        if (card !== null && (left.get(card) ?? 0) > 0) {
           places[place] = card;
           ids[place] = this.ids[place];
-          left.set(card, left.get(card) - 1);
+          left.set(card, (left.get(card) ?? 0) - 1);
         }
       }
       const coming = [];
@@ -85,6 +121,7 @@ export class StableKeys {
     return this.places.flatMap((card, place) => (card === null ? [] : [{ card, id: this.ids[place], place }]));
   }
 
+  /** @param {number} place */
   pressed(place) {
     this.last = place;
   }
@@ -92,8 +129,10 @@ export class StableKeys {
 
 // A board is made anew when the language changes (js/table.js): the keys stay with the page's
 // board box (for the same address), so that a language switch does not move them.
+/** @type {WeakMap<HTMLElement, {where: string, keys: StableKeys}>} */
 const KEPT = new WeakMap();
 
+/** @param {string | null} a @param {string | null} b */
 function byValue(a, b) {
   const x = parseUs(a);
   const y = parseUs(b);
@@ -101,6 +140,7 @@ function byValue(a, b) {
 }
 
 export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
+  /** @param {HTMLElement} root @param {BoardContext} ctx */
   constructor(root, ctx) {
     super();
     this.ctx = ctx;
@@ -111,6 +151,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     KEPT.set(root, { where: location.pathname, keys: this.keys });
     this.hints = store(HINTS_KEY) === "1";
     this.saidTop = null;
+    /** @type {Pending[]} */
     this.pending = []; // own cards shown on the pile before the table's answer, oldest first
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600, (versions) => ctx.shown?.(versions));
     this.el = h("div", { class: "board us" },
@@ -134,8 +175,8 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     this.under.classList.add("under");
     this.top.classList.add("top");
     this.draw.addEventListener("click", () => this.drawCard());
-    this.hand.addEventListener("click", (e) => {
-      const card = e.target.closest(".card");
+    this.hand.addEventListener("click", (/** @type {MouseEvent} */ e) => {
+      const card = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest(".card"));
       if (card) this.play(card, e.timeStamp);
     });
     root.replaceChildren(this.el);
@@ -148,6 +189,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
   }
 
   // Render from the view; animate from the events that led to it.
+  /** @param {any} view the table's view @param {AnyEvent[]} [events] */
   update(view, events = []) {
     const state = view.state;
     if (!state) return;
@@ -160,7 +202,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
 
     const others = [...Array(view.players).keys()].filter((s) => s !== me);
     sync(this.others, others, String, (seat) => this.otherPlate(seat), (el, seat) => {
-      updatePlate(el, seat, this.ctx);
+      updatePlate(el, seat, this.ctx, handCounts);
       el.querySelector(".fan").style.setProperty("--n", Math.min(state.hand_counts[seat], 9));
       el.querySelector(".hand-n").textContent = state.hand_counts[seat];
       el.querySelector(".draw-n").textContent = state.draw_counts[seat];
@@ -179,7 +221,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
 
     this.mine.hidden = me === null;
     if (me !== null) {
-      updatePlate(this.handPlate, me, this.ctx);
+      updatePlate(this.handPlate, me, this.ctx, handCounts);
       this.handPlate.dataset.seat = me;
       this.handPlate.querySelector(".plate-info").textContent = t("in_hand", { n: state.hand.length });
       this.handPlate.classList.toggle("winner", state.winner === me);
@@ -230,6 +272,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     }
   }
 
+  /** @param {string} text */
   note(text) {
     showNote(this.noteEl, text);
   }
@@ -243,11 +286,13 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
   }
 
   // Note when this pile version comes on screen: its first frame (js/sightings.js).
+  /** @param {number} round @param {AnyEvent[]} events @param {number | null} me */
   see(round, events, me) {
     const own = events.some((e) => e.type === "played" && e.seat === me && me !== null);
     this.sightings.paint([this.state.version], { round, own: new Set(own ? [0] : []) });
   }
 
+  /** @param {number} seat */
   otherPlate(seat) {
     const el = plate(seat);
     el.classList.add("other");
@@ -266,6 +311,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     return rects;
   }
 
+  /** @param {AnyEvent[]} events @param {any} before */
   animate(events, before) {
     const me = this.ctx.me();
     for (const event of events) {
@@ -308,7 +354,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     const height = card.offsetHeight;
     const room = this.hand.clientWidth;
     if (!width || !room) return;
-    const strip = (k) => (k > 1 ? Math.min(width + 12, (room - width) / (k - 1)) : width + 12);
+    const strip = (/** @type {number} */ k) => (k > 1 ? Math.min(width + 12, (room - width) / (k - 1)) : width + 12);
     let rows = 1;
     while (rows < 4 && strip(Math.ceil(n / rows)) < TARGET_PX) rows++;
     const per = Math.ceil(n / rows);
@@ -334,13 +380,14 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
   // Play the card `el`, pressed (key, click) at `at` (performance.now() time). The card shows
   // on the pile at once, pending, and leaves the hand; the table's answer confirms it (the
   // played event, `confirm`) or sends it back.
+  /** @param {HTMLElement} el */
   async play(el, at = performance.now()) {
     if (!this.state || this.ctx.me() === null || el.classList.contains("sent")) return;
     if (this.ctx.frozenLeft(this.ctx.me()) > 0) {
       shake(this.hand);
       return;
     }
-    const card = el.dataset.card;
+    const card = el.dataset.card ?? "";
     const record = timing.pressed(GAME, "play", at);
     const pending = { card, el, shown: pendingCard(ART, card) };
     this.pending.push(pending);
@@ -348,7 +395,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     el.classList.add("sent", "pending");
     this.labelPile();
     timing.shown(record);
-    this.keys.pressed(+el.dataset.place);
+    this.keys.pressed(Number(el.dataset.place));
     const seen = this.sightings.aimed(0, this.state.version, at);
     const changed = justChanged(this.sightings.age(0, this.state.version, at), ART.cardName(this.state.top));
     const ack = await this.ctx.act({ type: "play", card, seen });
@@ -372,6 +419,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
 
   // The table took one's own `card`: the pending one becomes the pile's top (the view has
   // just drawn it there, under the pending picture), in the same frame. Whether one was pending.
+  /** @param {string} card */
   confirm(card) {
     const pending = this.pending.find((p) => p.card === card);
     if (!pending) return false;
@@ -381,6 +429,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
   }
 
   // A pending card is answered: its picture on the pile goes.
+  /** @param {Pending} pending */
   settle(pending) {
     const i = this.pending.indexOf(pending);
     if (i < 0) return;
@@ -396,11 +445,12 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     if (!ack.ok) this.ctx.refused(ack);
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (this.ctx.me() === null || !this.state) return false;
     const k = e.key.toLowerCase();
     if (k === "enter" && document.activeElement?.closest?.(".hand .card")) {
-      this.play(document.activeElement, e.timeStamp);
+      this.play(/** @type {HTMLElement} */ (document.activeElement), e.timeStamp);
       return true;
     }
     if (k === " " || k === "d") {

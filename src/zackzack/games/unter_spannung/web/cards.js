@@ -5,6 +5,7 @@
 import { corners, face, INK, marker, svg } from "../../js/art.js";
 
 // Each spread has its own colour AND its own shape, so nothing depends on colour alone.
+/** @type {Record<number, {color: string, shape: string}>} */
 export const SPREADS = {
   1: { color: "#1f6fb2", shape: "circle" },
   2: { color: "#d4660f", shape: "diamond" },
@@ -14,6 +15,9 @@ export const SPREADS = {
 // The lobby's fan of cards shows these, between the other games' (js/lobby.js).
 export const HERO = ["7±2", "4±3"];
 
+/** @typedef {{value: number, spread: number}} UsCard */
+
+/** @param {string | null | undefined} text @returns {UsCard | null} */
 export function parseUs(text) {
   const m = /^(\d{1,2})±([123])$/.exec(text ?? "");
   if (!m || +m[1] < 1 || +m[1] > 10) return null;
@@ -21,25 +25,29 @@ export function parseUs(text) {
 }
 
 // Whether `card` may go on `top`: its value is top ± spread, wrapped into 1…10.
+/** @param {string | null | undefined} card @param {string | null | undefined} top */
 export function usFits(card, top) {
   const c = parseUs(card);
   const p = parseUs(top);
   if (!c || !p) return false;
-  const wrap = (x) => ((x - 1 + 20) % 10) + 1;
+  const wrap = (/** @type {number} */ x) => ((x - 1 + 20) % 10) + 1;
   return c.value === wrap(p.value + p.spread) || c.value === wrap(p.value - p.spread);
 }
 
 // The value a card is called by.
+/** @param {string} text */
 export function callOf(text) {
   return parseUs(text)?.value ?? "";
 }
 
 // A card in words, for labels and the screen reader: "6 ±2".
+/** @param {string} text */
 export function cardName(text) {
   const card = parseUs(text);
   return card ? `${card.value} ±${card.spread}` : "";
 }
 
+/** @param {UsCard} card */
 function usSvg({ value, spread }) {
   const { color, shape } = SPREADS[spread];
   const size = value === 10 ? 27 : 33;
@@ -55,12 +63,14 @@ function usSvg({ value, spread }) {
 }
 
 // A face: its markup, its label and the data the card element carries; null for no card.
+/** @param {string} text */
 export function art(text) {
   const card = parseUs(text);
   return card ? { markup: usSvg(card), label: text, data: { spread: card.spread } } : null;
 }
 
 // A chip for sentences, "7±2" with its spread's marker, filled into `span`; false for no card.
+/** @param {HTMLElement} span @param {string} text */
 export function chip(span, text) {
   const card = parseUs(text);
   if (!card) return false;

@@ -9,6 +9,7 @@ export const BOTS = 2;
 
 // Each step's sentence (with card chips) and when it is done, judged from the table's view
 // (`c`: state, me, flags, over) so that a step already made is passed over.
+/** @type {LearnPart["STEPS"]} */
 export const STEPS = [
   { key: "learn_us_s1", cards: { a: "9±3", b: "6±3" }, done: (c) => c.state.version >= 1 },
   { key: "learn_us_s2", cards: { a: "6±3", b: "4±2" },
@@ -21,6 +22,7 @@ export const STEPS = [
 ];
 
 // What the end of the tutorial says: a key and its fields (the tutor's cards and points).
+/** @type {LearnPart["done"]} */
 export function done(view, me) {
   const result = view.results[view.results.length - 1];
   const tutor = 1 - me;

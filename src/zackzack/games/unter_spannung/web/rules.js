@@ -16,6 +16,7 @@ export const QUICK = [{ key: "quick_us_tournament", options: { tournament: true 
 // The page's sections, made with js/rules.js's helpers: `p(key, cards)` a paragraph,
 // `example(items, caption)` cards in a row, `said(key, cards)` a sentence with card chips,
 // `race` the section every game shares.
+/** @param {RulesHelpers} helpers @returns {RulesSection[]} */
 export function sections({ p, example, said, race }) {
   return [
     { id: "cards", head: "learn_us_cards_h", body: () => [p("learn_us_cards"),
