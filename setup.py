@@ -25,7 +25,7 @@ from pathlib import Path
 from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
-HOT = ("clock.py", "table.py", "sim/fast.py", "bots/bot.py", "bots/reaction.py",
+HOT = ("engine/clock.py", "engine/table.py", "sim/fast.py", "bots/bot.py", "bots/reaction.py",
        "games/shuffling.py", "games/unter_spannung/__init__.py", "games/schnelllauf/__init__.py",
        "games/unter_spannung/bot.py", "games/schnelllauf/bot.py",
        "games/unter_spannung/features.py", "games/schnelllauf/features.py")

@@ -80,8 +80,8 @@ def prepare(db: Path, matches: int) -> list[str]:
     """Store ``matches`` finished four-player tournaments (a person and three bots) in ``db``:
     their ids."""
     from server.kit import World, play_out
+    from zackzack.engine.table import Settings
     from zackzack.store import Store
-    from zackzack.table import Settings
 
     store = Store(f"sqlite:///{db}")
     world = World(store, settings=Settings())

@@ -5,7 +5,7 @@ The project's own players are the labelled set. Human-modelled bots (``beginner`
 (both seats count, each a player); scripted players (``machine``; the best card after a
 fixed 200 ms, a uniform 150–250 ms or a human median plus Gaussian noise:
 ``zackzack.sim.scripted``) play series against the human levels. After every match the
-detector (``zackzack.fairplay``) reads each player's stored logs so far, as the server
+detector (``zackzack.moderation.fairplay``) reads each player's stored logs so far, as the server
 would; a player counts as flagged if any of its first ``--matches`` matches ends with its
 score at the threshold or above (and enough reactions: cards, draws and moves).
 
@@ -25,7 +25,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from zackzack.fairplay import MIN_REACTIONS, THRESHOLD
+from zackzack.moderation.fairplay import MIN_REACTIONS, THRESHOLD
 from zackzack.sim import parse_options
 from zackzack.sim.scripted import series
 

@@ -24,12 +24,12 @@ from pathlib import Path
 from types import ModuleType
 
 from zackzack.bots import Bot, parse_bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Phase, Table
 from zackzack.games import game
 from zackzack.games.base import Event
 from zackzack.games.errors import IllegalAction
 from zackzack.sim import Config, match_seed, play_match, simulate
-from zackzack.table import Phase, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_YARDSTICKS = ROOT.parent / "shared" / "yardsticks"

@@ -88,12 +88,12 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from zackzack.bots import Bot, parse_bot
+from zackzack.engine.race import PROBE_EVERY_S, Reply
+from zackzack.engine.table import Phase, RoundScored, Subscriber, TableView
 from zackzack.games import errors, game
 from zackzack.games.base import Action, Event, plain
 from zackzack.games.registry import refusals
 from zackzack.games.unter_spannung import Play, Played
-from zackzack.race import PROBE_EVERY_S, Reply
-from zackzack.table import Phase, RoundScored, Subscriber, TableView
 from zackzack.tui.codec import decode_event, decode_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -780,9 +780,9 @@ def serve(args: argparse.Namespace) -> None:
     """The child process: the real app on a free port of ``--host`` (printed on stdout)."""
     import uvicorn
 
+    from zackzack.engine.table import Settings
     from zackzack.server.app import Config, create_app
     from zackzack.server.limits import Limits
-    from zackzack.table import Settings
 
     settings = Settings(start_ms=args.start_ms, between_rounds_ms=args.between_ms)
     # every client comes from one of two addresses: no limit on connections or new players

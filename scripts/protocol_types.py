@@ -1,7 +1,7 @@
 """Write the browser client's protocol types (types/protocol.d.ts) from the server's schemas.
 
 The messages either way (``zackzack.server.protocol``), the table's view and events
-(``zackzack.table_data``) and each registered game's view, events, actions and options are
+(``zackzack.engine.table_data``) and each registered game's view, events, actions and options are
 turned into JSON Schema by ``msgspec.json.schema_components``, and that into TypeScript
 declarations in one global namespace, ``Protocol`` (``Protocol.Welcome``,
 ``Protocol.Schnelllauf.View``), which the client's JSDoc names; ``tsc`` checks the client
@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from zackzack import table_data
+from zackzack.engine import table_data
 from zackzack.games import registry
 from zackzack.games.base import Notation
 from zackzack.server import protocol

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from zackzack import calibrate, ratings, ratings_cli
+from zackzack import ratings
 from zackzack.bots import LEVELS
-from zackzack.calibrate import Entrant, Pairing
 from zackzack.cli import main
-from zackzack.ratings import Rating
+from zackzack.commands import ratings as ratings_cli
+from zackzack.ratings import Rating, calibrate
+from zackzack.ratings.calibrate import Entrant, Pairing
 
 
 def test_the_plan_plays_every_pair_of_levels_in_both_seat_orders() -> None:
@@ -111,7 +112,7 @@ def test_the_schnelllauf_ladder_is_the_same_with_two_processes() -> None:
 
 def test_write_keeps_the_other_games_anchors(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "ratings_bots.json"
+    target = tmp_path / "bots.json"
     target.write_text(json.dumps({"command": "earlier", "games": {"schnelllauf": {
         "normal": {"mu": 25.0, "sigma": 1.0}}}, "calibration": {"schnelllauf": {
             "command": "earlier"}}}))

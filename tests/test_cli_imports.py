@@ -16,8 +16,8 @@ from zackzack.cli import COMMANDS
 HEAVY = ("sqlalchemy", "alembic", "textual", "numpy", "uvicorn", "starlette", "websockets",
          "rich", "openskill", "redis", "matplotlib", "psycopg", "ray")
 """Libraries no ``--help`` needs."""
-HEAVY_OURS = ("zackzack.server.", "zackzack.tui.", "zackzack.store.", "zackzack.calibrate.",
-              "zackzack.ratings.", "zackzack.learn.train.", "zackzack.sim.stats.")
+HEAVY_OURS = ("zackzack.server.", "zackzack.tui.", "zackzack.store.", "zackzack.ratings.",
+              "zackzack.moderation.", "zackzack.learn.train.", "zackzack.sim.stats.")
 """Our modules that only running a command needs (those of the command's own module are
 allowed: ``zackzack.server.cli`` for ``serve``)."""
 LIGHT = {"play": {"zackzack.tui.keys", "zackzack.tui.texts"}}
@@ -65,9 +65,20 @@ def test_a_commands_help_imports_only_what_its_arguments_need(command: str) -> N
 
 
 def test_ratings_subcommands_help_is_light_too() -> None:
-    assert too_heavy(imported("ratings", "calibrate", "--help"), {"zackzack.ratings_cli"}) == []
+    modules = imported("ratings", "calibrate", "--help")
+    assert too_heavy(modules, {"zackzack.commands.ratings"}) == []
 
 
 def test_moderation_subcommands_help_is_light_too() -> None:
     assert too_heavy(imported("moderation", "mark", "--help"),
-                     {"zackzack.moderation_cli"}) == []
+                     {"zackzack.commands.moderation"}) == []
+
+
+def test_the_server_imports_no_library_only_other_commands_need() -> None:
+    """``zackzack serve`` listens at once: the detector's numpy (an operator's request loads
+    it), the terminal's Textual and the plots' matplotlib stay out of the server."""
+    done = subprocess.run([sys.executable, "-c", "import json, sys, zackzack.server.app; "
+                           "print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, check=True, timeout=120)
+    modules = {m.split(".")[0] for m in json.loads(done.stdout)}
+    assert not modules & {"numpy", "textual", "matplotlib", "ray"}

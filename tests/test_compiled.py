@@ -53,9 +53,9 @@ def test_no_struct_is_defined_in_a_compiled_module(name: str) -> None:
 
 
 def test_structs_keep_their_tags_and_checks() -> None:
+    from zackzack.engine.table import RoundScored, Settings
     from zackzack.games import schnelllauf, unter_spannung
     from zackzack.games.errors import BadAction, OptionsError
-    from zackzack.table import RoundScored, Settings
 
     with pytest.raises(OptionsError, match="pile_size"):
         schnelllauf.parse_options({"pile_size": [3, 5]})

@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from zackzack.fairplay import (
+from zackzack.games import schnelllauf as sl
+from zackzack.games import unter_spannung as us
+from zackzack.moderation.fairplay import (
     BOUNDS,
     FLOOR_MS,
     MIN_REACTIONS,
@@ -18,15 +20,13 @@ from zackzack.fairplay import (
     dfa,
     reactions,
 )
-from zackzack.games import schnelllauf as sl
-from zackzack.games import unter_spannung as us
 from zackzack.sim.scripted import Script, parse_player, play_logged, series
 
 
 def human(n: int, seed: int, *, base: float = 0.45, per_card: float = 0.06,
-          sigma: float = 0.3, noticing: float = 0.2) -> list[Reaction]:
+          sigma: float = 0.3, noticing: float = 0.2, mistakes: float = 0.03) -> list[Reaction]:
     """A person's series as the human model makes it: log-normal, slower with more cards,
-    slower after others' changes (noticing them)."""
+    slower after others' changes (noticing them), now and then a wrong card."""
     rng = random.Random(seed)
     rows = []
     for _ in range(n):
@@ -34,7 +34,8 @@ def human(n: int, seed: int, *, base: float = 0.45, per_card: float = 0.06,
         own = rng.random() < 0.3
         seconds = (base + per_card * cards + (0 if own else noticing)) * rng.lognormvariate(
             0, sigma)
-        rows.append(Reaction(round(seconds * 1000), cards, rng.randrange(1, 4), own))
+        rows.append(Reaction(round(seconds * 1000), cards, rng.randrange(1, 4), own,
+                             wrong=rng.random() < mistakes))
     return rows
 
 
@@ -86,6 +87,42 @@ def test_gaussian_scripts_are_flagged_on_ten_single_rounds_worth(delay: Script) 
         assert assess(human(200, seed)).score < THRESHOLD / 2, seed
 
 
+@pytest.mark.parametrize("delay", [Script("gauss", 500, 100), Script("gauss", 900, 200)],
+                         ids=str)
+def test_gaussian_noise_is_not_right_skewed_and_makes_no_mistakes(delay: Script) -> None:
+    """The two statistics that catch the slow Gaussian script where its few reactions leave
+    the slope and the noticing unsure: a person's long tail, a person's wrong cards."""
+    for seed in range(10):
+        script, person = assess(scripted(600, seed, delay)), assess(human(600, seed))
+        assert script.skew is not None and person.skew is not None
+        assert abs(script.skew) < BOUNDS["skew"].limit < person.skew
+        assert script.suspicion["skew"] > 0 == person.suspicion["skew"]
+        assert script.mistakes == 0 and script.suspicion["mistakes"] > 0
+        assert person.mistakes is not None and person.mistakes > BOUNDS["mistakes"].limit
+        assert person.suspicion["mistakes"] == 0
+
+
+def test_the_skew_is_the_third_standardised_moment() -> None:
+    rows = [Reaction(ms, 2, 1, False) for ms in [300] * 8 + [400, 1300]]
+    evidence = assess(rows)
+    values = [r.ms for r in rows]
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    assert evidence.skew == pytest.approx(sum(((v - mean) / sd) ** 3 for v in values) / 10)
+    assert assess([Reaction(200, 2, 1, False)] * 10).skew == 0.0  # no spread: no tail
+
+
+def test_a_flawless_record_alone_never_flags() -> None:
+    """No wrong card in thousands of reactions adds to the score, never past its cap: a
+    careful person may play that well, so it only ever supports other evidence."""
+    careful = assess(human(20_000, 8, mistakes=0.0))
+    assert careful.mistakes == 0 and not careful.flagged
+    assert careful.suspicion["mistakes"] == BOUNDS["mistakes"].cap < THRESHOLD
+    assert careful.score == careful.suspicion["mistakes"]  # nothing else beyond a bound
+    few = assess(human(100, 8, mistakes=0.0))
+    assert 0 < few.suspicion["mistakes"] < 1
+
+
 def test_draws_feed_the_regression_but_not_the_floor() -> None:
     cards = human(120, 6)
     draws = [Reaction(100, r.choices, 0, False, play=False) for r in human(40, 7)]
@@ -102,6 +139,11 @@ def test_reactions_carry_draws_answering_a_change_no_sooner_than_the_floor() -> 
     assert 10 < len(draws) < len(rows)
     assert all(r.ms >= FLOOR_MS for r in draws if not r.own)
     assert all(r.fitting == 0 for r in draws)  # nothing fitted: a draw
+    beginners = [r for seed in range(1, 6) for seat in reactions(play_logged(
+        "unter-spannung", us.Options(players=2), ["beginner", "beginner"], seed=seed))
+        for r in seat]
+    wrong = [r for r in beginners if r.wrong]
+    assert wrong and all(r.play for r in wrong)  # a wrong card, never a draw
 
 
 def test_too_few_reactions_are_never_flagged() -> None:

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from zackzack.cli import main
-from zackzack.clock import VirtualClock
-from zackzack.demo import SimplePlayer
+from zackzack.commands.demo import SimplePlayer
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.matchlog import load_log, log_to_json, parse_log
+from zackzack.engine.replay import replay, restore, table_log
+from zackzack.engine.table import Phase, Settings, Table
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import encode
 from zackzack.games.errors import LogError, NotPlaying
-from zackzack.matchlog import load_log, log_to_json, parse_log
-from zackzack.replay import replay, restore, table_log
-from zackzack.table import Phase, Settings, Table
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -42,5 +42,5 @@ def test_every_data_file_of_the_package_is_in_its_package_data() -> None:
 
 def test_a_file_outside_the_patterns_is_noticed() -> None:
     patterns = _patterns()
-    assert not _named(PurePosixPath("games/somegame/web/extra.css"), patterns)
+    assert not _named(PurePosixPath("games/somegame/web/extra.svg"), patterns)
     assert _named(PurePosixPath("games/schnelllauf/web/board.js"), patterns)

@@ -9,11 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_table import table as us_table
-from zackzack.clock import VirtualClock
-from zackzack.games import schnelllauf as sl
-from zackzack.games import unter_spannung as us
-from zackzack.games.errors import DoesNotFit, IllegalAction, OneHand, TooLate
-from zackzack.race import (
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.race import (
     PAGE_MS,
     QUOTA_GAIN_MS,
     QUOTA_MAX_MS,
@@ -26,7 +23,10 @@ from zackzack.race import (
     Sightings,
     Wire,
 )
-from zackzack.table import Settings, Table
+from zackzack.engine.table import Settings, Table
+from zackzack.games import schnelllauf as sl
+from zackzack.games import unter_spannung as us
+from zackzack.games.errors import DoesNotFit, IllegalAction, OneHand, TooLate
 
 from builders import scenario
 

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import select, update
 
 from zackzack.cli import main
+from zackzack.commands.ratings import rebuild
 from zackzack.ratings import DAY_MS, NEW, Pool, Rating, drifted, match_changes, places
-from zackzack.ratings_cli import rebuild
 from zackzack.store import MatchStart, PlayerRecord, SeatRecord, Status, Store, database_url
 from zackzack.store.schema import rating_changes, ratings
 

@@ -11,14 +11,14 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zackzack.clock import VirtualClock
-from zackzack.demo import SimplePlayer
+from zackzack.commands.demo import SimplePlayer
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.matchlog import MatchLog, log_to_json, parse_log
+from zackzack.engine.replay import replay, table_log
+from zackzack.engine.stats import SeatStats, match_stats, median, stats_json
+from zackzack.engine.table import Penalised, Phase, Settings, Table
 from zackzack.games import unter_spannung as us
 from zackzack.games.errors import IllegalAction
-from zackzack.matchlog import MatchLog, log_to_json, parse_log
-from zackzack.replay import replay, table_log
-from zackzack.stats import SeatStats, match_stats, median, stats_json
-from zackzack.table import Penalised, Phase, Settings, Table
 
 DECK = ["3±1", "8±2", "4±1", "6±1", "9±3", "4±2", "1±1", "4±3", "2±2", "7±1", "5±2"]
 DEAL = {"hands": [["3±1", "8±2", "4±1"], ["6±1", "9±3", "4±2"]],

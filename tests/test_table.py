@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from zackzack.clock import VirtualClock
-from zackzack.games import unter_spannung as us
-from zackzack.games.base import Event
-from zackzack.games.errors import DoesNotFit, Frozen, NotPlaying, RoundOver, TooLate
-from zackzack.table import (
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import (
     Announced,
     MatchEnded,
     NextRound,
@@ -20,6 +17,9 @@ from zackzack.table import (
     Starting,
     Table,
 )
+from zackzack.games import unter_spannung as us
+from zackzack.games.base import Event
+from zackzack.games.errors import DoesNotFit, Frozen, NotPlaying, RoundOver, TooLate
 
 C = us.Card.parse
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Announced, Table
 from zackzack.games import schnelllauf as sl
 from zackzack.games.errors import OneHand, TooLate
-from zackzack.table import Announced, Table
 
 from builders import REST, scenario
 

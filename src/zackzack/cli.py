@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from zackzack import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("zackzack.demo", "watch simple players race through a short game"),
-    "moderation": ("zackzack.moderation_cli",
+    "demo": ("zackzack.commands.demo", "watch simple players race through a short game"),
+    "moderation": ("zackzack.commands.moderation",
                    "operators, the fair-play review queue, marks, renames and the audit log"),
     "play": ("zackzack.tui.cli",
              "play in the terminal: against bots, two at one keyboard, or at a server's table"),
-    "ratings": ("zackzack.ratings_cli",
+    "ratings": ("zackzack.commands.ratings",
                 "calibrate the bots' ratings by simulation, or rebuild the stored ratings"),
-    "replay": ("zackzack.replay_cli",
+    "replay": ("zackzack.commands.replay",
                "re-run a match log through the rules and print what happened"),
     "serve": ("zackzack.server.cli",
               "run the server: play in the browser at the address it prints"),

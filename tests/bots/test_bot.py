@@ -9,12 +9,12 @@ from itertools import pairwise
 import pytest
 
 from zackzack.bots import Bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import LIVE, Phase, Settings, Table
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Event
 from zackzack.games.errors import IllegalAction
-from zackzack.table import LIVE, Phase, Settings, Table
 
 
 def run(table: Table, clock: VirtualClock, until: float = 24 * 3600) -> None:
@@ -23,7 +23,7 @@ def run(table: Table, clock: VirtualClock, until: float = 24 * 3600) -> None:
 
 def accepted(table: Table, seat: int) -> list[int]:
     """The times of the seat's log entries that the rules accepted (replayed)."""
-    from zackzack.replay import replay, table_log
+    from zackzack.engine.replay import replay, table_log
 
     steps = replay(table_log(table)).steps
     return [s.t for s in steps if s.seat == seat and s.outcome == "accepted"]

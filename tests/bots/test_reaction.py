@@ -10,9 +10,9 @@ import pytest
 
 from zackzack.bots import LEVELS, REACTIONS, Bot, Delay
 from zackzack.bots.reaction import RANGES
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Table
 from zackzack.games import unter_spannung as us
-from zackzack.table import Table
 
 FOUR = "3±1 8±2 4±1 6±1"  # exactly one card (3±1) fits the top 5±2
 EIGHT = "3±1 8±2 4±1 6±1 9±1 10±2 1±3 2±1"

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from zackzack.bots import Bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Phase, Table
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import plain
-from zackzack.table import Phase, Table
 
 
 def hidden_us(state: us.State, seat: int) -> list[list[Any]]:

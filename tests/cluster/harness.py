@@ -26,8 +26,8 @@ from pg import _free_port
 from redis_server import Redis
 from server.kit import us_action
 from server.wire import Scripted
-from zackzack.matchlog import MatchLog, parse_log
-from zackzack.replay import replay
+from zackzack.engine.matchlog import MatchLog, parse_log
+from zackzack.engine.replay import replay
 
 LEASE = 2.0
 """``--lease`` of every node (seconds): short, so that fail-overs happen within a test."""

@@ -28,9 +28,9 @@ from cluster.harness import (
     stored_once,
     until,
 )
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import replay
 from zackzack.games.base import plain
-from zackzack.matchlog import MatchLog
-from zackzack.replay import replay
 
 pytestmark = [pytest.mark.cluster, pytest.mark.wallclock]
 

@@ -20,8 +20,8 @@ from cluster.harness import (
     stored_log,
     stored_once,
 )
+from zackzack.engine.replay import replay
 from zackzack.games.base import plain
-from zackzack.replay import replay
 
 pytestmark = [pytest.mark.cluster, pytest.mark.wallclock]
 

@@ -116,8 +116,8 @@ def dealt(monkeypatch: pytest.MonkeyPatch, deal: dict[str, Any]) -> Iterator[Non
     """Tables made meanwhile start with ``deal`` (the game's ``parse_deal`` JSON) as their first
     round: the protocol has no explicit deals, so the test server's ``Room`` gets a ``Table``
     that is given one (the server runs in a thread of this process)."""
+    from zackzack.engine.table import Table
     from zackzack.server import room
-    from zackzack.table import Table
 
     def table(rules: Any, options: Any, **kwargs: Any) -> Table:
         kwargs.setdefault("first_round", rules.parse_deal(deal, options))

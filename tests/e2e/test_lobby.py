@@ -10,7 +10,7 @@ from urllib.request import urlopen
 import pytest
 
 from e2e.kit import phase, sl_state, us_fits, us_state, wait_until
-from zackzack.matchlog import parse_log
+from zackzack.engine.matchlog import parse_log
 
 pytestmark = pytest.mark.e2e
 

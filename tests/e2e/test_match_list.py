@@ -13,8 +13,8 @@ import pytest
 
 from e2e.conftest import LiveServer
 from server.kit import World
+from zackzack.engine.table import Settings
 from zackzack.store import Store, database_url
-from zackzack.table import Settings
 
 pytestmark = pytest.mark.e2e
 

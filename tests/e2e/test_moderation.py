@@ -21,8 +21,8 @@ from e2e.conftest import LiveServer
 from e2e.kit import create_by_message, dealt, person, phase, start_two, us_state, wait_until
 from store.kit import play
 from zackzack import moderation
-from zackzack.fairplay import Reaction, assess
 from zackzack.games import unter_spannung as us
+from zackzack.moderation.fairplay import Reaction, assess
 from zackzack.server.identity import new_token, token_hash
 from zackzack.store import PlayerRecord, Store, database_url
 

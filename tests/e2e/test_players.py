@@ -15,11 +15,11 @@ import pytest
 from e2e.axe import assert_accessible, low_contrast, report_contrast
 from e2e.conftest import LiveServer
 from e2e.kit import person, wait_for_js
-from zackzack.names import name_key
 from zackzack.ratings import NEW, Pool, Rating, match_changes
 from zackzack.server.identity import token_hash
 from zackzack.store import MatchStart, PlayerRecord, SeatRecord, Store, database_url
 from zackzack.store.matches import Status
+from zackzack.words.names import name_key
 
 pytestmark = pytest.mark.e2e
 

@@ -114,23 +114,22 @@ def test_schnelllauf_by_mouse_with_a_reload(new_page: Any, shot: Any) -> None:
             page.keyboard.press("Escape")
             page.wait_for_selector(chosen, state="detached")
 
-    # Reload in the middle: the seat comes back with the full state within a second.
+    # Reload in the middle: the seat comes back with the full state (how fast a page comes
+    # back is measured in bench/page_load.py, not here: a busy machine is slower).
     before = sl_state(page)
     page.reload()
     first = PLACE.format(0)
     page.wait_for_selector(f"{first} > .card:not([hidden]), {first}.empty")
-    back_after_ms = page.evaluate("performance.now()")
     after = sl_state(page)
     assert after is not None and before is not None
-    assert back_after_ms < 1000, f"the seat came back only after {back_after_ms:.0f} ms"
     mine_before = [spot["card"] for spot in before["mine"]]
     mine_after = [spot["card"] for spot in after["mine"]]
     assert mine_after == mine_before, "my layout after the reload is not the one before"
     assert "Ben" in page.inner_text(".board.sl .side.me .plate-name")
     shot(page, "sl_3_after_reload_resuming")
 
-    # Back within the reconnect grace (1 s): the table did not pause; had the reload taken
-    # longer, it would go on after "3 – 2 – 1".
+    # Back within the reconnect grace (1 s) the table did not pause; had the reload taken
+    # longer, it goes on by itself after "3 – 2 – 1".
     wait_until(lambda: phase(page) != "paused", timeout=6)
     # ... and play goes on: by clicks, and once by dragging a card onto a pile.
     played = play_by_mouse(page, 2, timeout=10) + play_by_mouse(page, 1, timeout=8, drag=True)

@@ -25,8 +25,8 @@ import pytest
 
 from e2e.kit import create_by_message, dealt, person, phase, wait_for_js, wait_until
 from e2e.test_race import sl_deal, two_at_a_table, us_deal
+from zackzack.engine.race import PAGE_MS
 from zackzack.games import unter_spannung as us
-from zackzack.race import PAGE_MS
 from zackzack.server import room as room_module
 
 pytestmark = pytest.mark.e2e

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from e2e.kit import phase, us_fits, us_state, wait_until
-from zackzack.matchlog import parse_log
-from zackzack.replay import replay
+from zackzack.engine.matchlog import parse_log
+from zackzack.engine.replay import replay
 
 pytestmark = [pytest.mark.e2e, pytest.mark.wallclock]
 

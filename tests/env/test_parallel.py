@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
+from zackzack.engine.replay import outcome, replay, table_log
 from zackzack.env import ZackzackEnv, parallel_env
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import plain
-from zackzack.replay import outcome, replay, table_log
 
 TABLES = [("unter-spannung", 2), ("unter-spannung", 4), ("unter-spannung", 6),
           ("schnelllauf", 2)]

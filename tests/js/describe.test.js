@@ -1,5 +1,5 @@
 // @ts-check
-// Events said as sentences (js/describe.js), as zackzack/describe.py says them.
+// Events said as sentences (js/describe.js), as zackzack/words/describe.py says them.
 import { said } from "./page.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -12,7 +12,8 @@ from typing import Any
 
 import argon2
 
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import LIVE, Settings
 from zackzack.games import unter_spannung as us
 from zackzack.server.botmaker import Bots
 from zackzack.server.identity import Identities
@@ -20,7 +21,6 @@ from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
 from zackzack.store import Store
-from zackzack.table import LIVE, Settings
 
 QUICK_HASHER = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """Argon2 with small costs: the tests hash many passwords (the server keeps the defaults)."""

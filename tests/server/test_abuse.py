@@ -14,13 +14,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from server.kit import World
-from zackzack.names import name_key
+from zackzack.engine.table import Settings
 from zackzack.server import accounts, identity
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
 from zackzack.server.protocol import ProtocolError
 from zackzack.store import Store
-from zackzack.table import Settings
+from zackzack.words.names import name_key
 
 LIMITS = Limits(rate=10_000, burst=10_000)
 
@@ -143,21 +143,17 @@ def test_a_flood_of_claims_never_keeps_a_sign_in_waiting() -> None:
         time.sleep(0.05)
         return what
 
-    async def flood() -> float:
+    async def flood() -> None:
         hashing = accounts.Hashing()
         claims = [asyncio.create_task(hashing.run(lambda n=n: work(f"claim {n}"), "claim"))
                   for n in range(6)]
         await asyncio.sleep(0.01)
-        began = time.monotonic()
         assert await hashing.run(lambda: work("sign-in"), "sign_in") == "sign-in"
-        took = time.monotonic() - began
         await asyncio.gather(*claims)
         assert hashing.waiting == 0 and hashing.running == 0
-        return took
 
-    took = asyncio.run(flood())
+    asyncio.run(flood())
     assert started.index("sign-in") <= 1  # the free thread, not behind the queued claims
-    assert took < 0.2
 
 
 def test_more_waiting_claims_than_the_queue_holds_are_refused_at_once() -> None:

@@ -11,14 +11,14 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from server.kit import World, play_out
-from zackzack.names import name_key
+from zackzack.engine.table import Settings
 from zackzack.server import accounts
 from zackzack.server.accounts import SIGNED_OUT
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
 from zackzack.server.protocol import ProtocolError
 from zackzack.store import Store
-from zackzack.table import Settings
+from zackzack.words.names import name_key
 
 CONFIG = Config(settings=Settings(), limits=Limits(rate=10_000, burst=10_000,
                                                    sign_ins_per_name=3, sign_ins_per_address=6))

@@ -9,11 +9,11 @@ from sqlalchemy import update
 from starlette.testclient import TestClient
 
 from server.kit import World, play_out, two_at_a_table
+from zackzack.engine.stats import match_stats, stats_json
+from zackzack.engine.table import LIVE, Settings
 from zackzack.server.app import Config, create_app
-from zackzack.stats import match_stats, stats_json
 from zackzack.store import Store
 from zackzack.store.schema import matches
-from zackzack.table import LIVE, Settings
 
 
 @pytest.fixture

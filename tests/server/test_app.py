@@ -14,11 +14,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from server.kit import us_action
 from zackzack import cli
-from zackzack.matchlog import parse_log
-from zackzack.replay import replay
+from zackzack.engine.matchlog import parse_log
+from zackzack.engine.replay import replay
+from zackzack.engine.table import Settings
 from zackzack.server.app import Config, create_app
 from zackzack.server.limits import Limits
-from zackzack.table import Settings
 
 FAST = Config(settings=Settings(), limits=Limits(rate=10_000, burst=10_000))
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from server.kit import Client, World, play_out, two_at_a_table, us_action
+from zackzack.engine.table import Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import plain
 from zackzack.server.room import Room
 from zackzack.store import Store
-from zackzack.table import Settings
 
 
 @pytest.fixture

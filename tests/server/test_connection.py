@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketState
 
 from server.kit import run_async
 from server.wire import Live, RawClient
+from zackzack.engine.table import Settings
 from zackzack.server.botmaker import Bots
 from zackzack.server.connection import TOO_SLOW, Connection, ConnectionState
 from zackzack.server.identity import Identities
@@ -27,7 +28,6 @@ from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
 from zackzack.server.transport import SEND_KEY
 from zackzack.store import Store
-from zackzack.table import Settings
 
 
 class FakeSocket:

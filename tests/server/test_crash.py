@@ -23,11 +23,11 @@ import pytest
 
 from server.kit import run_async
 from server.wire import Scripted, serve
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import Step, replay
+from zackzack.engine.table import Table
 from zackzack.games.base import plain
-from zackzack.matchlog import MatchLog
-from zackzack.replay import Step, replay
 from zackzack.store import Status, Store, database_url
-from zackzack.table import Table
 
 TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from server.kit import Client, World, two_at_a_table
-from zackzack.race import PROBE_EVERY_S, PROBE_MAX_S, SLOW_RTT_MS, TRANSPORT_SLACK
+from zackzack.engine.race import PROBE_EVERY_S, PROBE_MAX_S, SLOW_RTT_MS, TRANSPORT_SLACK
+from zackzack.engine.table import Settings
 from zackzack.store import Store
-from zackzack.table import Settings
 
 
 def test_the_server_pings_a_seated_client_and_shows_its_lag(store: Store) -> None:

@@ -10,7 +10,8 @@ import pytest
 from server.kit import World, run_async, two_at_a_table
 from server.test_connection import FakeSocket, until
 from zackzack.bots import Bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Phase, Settings, Table
 from zackzack.games import unter_spannung as us
 from zackzack.games.errors import IllegalAction
 from zackzack.server.botmaker import Bots
@@ -20,7 +21,6 @@ from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby
 from zackzack.server.session import Session
 from zackzack.store import ActionRow, Fenced, MatchStart, RoundRecord, Status, Store
-from zackzack.table import Phase, Settings, Table
 
 
 def _begin(store: Store, match_id: str, code: str) -> None:

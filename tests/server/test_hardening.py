@@ -11,7 +11,8 @@ from typing import Any
 
 from server.kit import Client, World, run_async, two_at_a_table, us_action
 from server.test_connection import FakeSocket, until
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Settings
 from zackzack.games import unter_spannung as us
 from zackzack.server.botmaker import Bots
 from zackzack.server.connection import TOO_SLOW, Connection, ConnectionState
@@ -21,7 +22,6 @@ from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.protocol import MAX_MESSAGE_CHARS
 from zackzack.server.session import Session
 from zackzack.store import Store
-from zackzack.table import Settings
 
 DECK = [str(card) for card in us.STANDARD_DECK * 30][:2100]
 """The audit's custom deck: 2,100 cards."""

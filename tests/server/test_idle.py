@@ -19,6 +19,7 @@ import pytest
 
 from server.kit import Client, World, run_async, two_at_a_table
 from server.wire import Live, Scripted
+from zackzack.engine.table import Phase, Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import plain
@@ -27,7 +28,6 @@ from zackzack.server.limits import Limits
 from zackzack.server.lobby import Timing
 from zackzack.server.room import STALL_STAND_IN, STALL_WARNING, Room
 from zackzack.store import Store
-from zackzack.table import Phase, Settings
 
 QUICK = Settings()
 """No start countdown: the round is on at the start."""

@@ -9,11 +9,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from server.kit import World, us_action
 from server.test_app import Player, client_for
+from zackzack.engine.table import Settings
 from zackzack.server.app import Config
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
 from zackzack.store import Store
-from zackzack.table import Settings
 
 
 def test_a_flood_is_throttled_then_cut_off_and_the_table_goes_on(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.kit import Client, World, play_out
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
 from zackzack.ratings import MU, NEW, SCALE, Pool, Rating, RatingChange, bot_anchor, bot_for
 from zackzack.server.identity import Player
 from zackzack.server.limits import Limits

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from store.kit import play
 from zackzack import moderation
-from zackzack.fairplay import Reaction, assess
+from zackzack.moderation.fairplay import Reaction, assess
 from zackzack.server import moderating
 from zackzack.server.app import Config, create_app
 from zackzack.store import RatingRow, Store, database_url

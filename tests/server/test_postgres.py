@@ -9,9 +9,9 @@ import pytest
 
 from pg import postgres_server
 from server.kit import World, play_out, two_at_a_table
-from zackzack.replay import replay
+from zackzack.engine.replay import replay
+from zackzack.engine.table import Settings
 from zackzack.store import Status, database_url, open_store
-from zackzack.table import Settings
 
 
 @pytest.fixture(scope="module")

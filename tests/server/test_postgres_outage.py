@@ -22,8 +22,8 @@ from pg import _free_port, fresh_database, pg_ctl, postgres_server
 from server.kit import run_async, us_action
 from server.wire import Scripted
 from tcpproxy import Proxy
-from zackzack.matchlog import parse_log
-from zackzack.replay import replay
+from zackzack.engine.matchlog import parse_log
+from zackzack.engine.replay import replay
 from zackzack.store.connecting import ANSWER_WITHIN
 
 pytestmark = pytest.mark.wallclock

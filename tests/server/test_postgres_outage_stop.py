@@ -22,8 +22,8 @@ from pg import fresh_database, pg_ctl, postgres_server
 from server.kit import run_async
 from server.test_postgres_outage import STARTUP, _play, _serve, _until
 from server.wire import Scripted
-from zackzack.matchlog import parse_log
-from zackzack.replay import replay
+from zackzack.engine.matchlog import parse_log
+from zackzack.engine.replay import replay
 
 pytestmark = pytest.mark.wallclock
 

@@ -14,11 +14,11 @@ from openskill.models import PlackettLuce
 
 from server.kit import Client, World, play_out
 from store.kit import DAY, Wall
+from zackzack.commands.ratings import rebuild
+from zackzack.engine.table import Settings
 from zackzack.ratings import NEW, Pool, Rating, match_changes, places
-from zackzack.ratings_cli import rebuild
 from zackzack.server.room import STAND_IN_AFTER
 from zackzack.store import RatingRow, Store
-from zackzack.table import Settings
 
 QUICK = Settings()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlalchemy import delete, update
 
 from server.kit import World, play_out, two_at_a_table
+from zackzack.engine.table import Settings
 from zackzack.store import Status, Store
 from zackzack.store.schema import actions, matches, rounds
-from zackzack.table import Settings
 
 
 def test_a_match_whose_end_was_not_stored_is_stored_at_the_restart(store: Store) -> None:

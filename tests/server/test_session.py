@@ -7,11 +7,11 @@ import json
 import pytest
 
 from server.kit import NO_STALLS, World, play_out, two_at_a_table, us_action
+from zackzack.engine.matchlog import parse_log
+from zackzack.engine.replay import replay
+from zackzack.engine.table import Settings
 from zackzack.games import unter_spannung as us
-from zackzack.matchlog import parse_log
-from zackzack.replay import replay
 from zackzack.store import Store
-from zackzack.table import Settings
 
 
 @pytest.fixture

@@ -25,8 +25,8 @@ import pytest
 from server.kit import run_async
 from server.test_crash import RAN_ON, accepted, open_table, states_in, until
 from server.wire import Scripted, serve
-from zackzack.matchlog import MatchLog
-from zackzack.replay import replay
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import replay
 from zackzack.store import Status, Store, StoreError, database_url, open_store
 
 TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]

@@ -15,11 +15,11 @@ import pytest
 from sqlalchemy import event, func, select
 
 from server.kit import World, play_out
-from zackzack.replay import replay
+from zackzack.engine.replay import replay
+from zackzack.engine.table import Phase
 from zackzack.server.room import RESUME_MS
 from zackzack.store import Status, Store
 from zackzack.store.schema import rating_changes
-from zackzack.table import Phase
 
 
 class DiskFull:

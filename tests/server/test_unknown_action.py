@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from server.kit import World, two_at_a_table
+from zackzack.engine.table import Settings
 from zackzack.store import Store
-from zackzack.table import Settings
 
 
 def test_an_unknown_action_names_what_the_game_knows(store: Store) -> None:

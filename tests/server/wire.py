@@ -25,10 +25,10 @@ from websockets.sync.client import ClientConnection as SyncConnection
 from websockets.sync.client import connect
 
 from server.kit import us_action
+from zackzack.engine.table import Settings
 from zackzack.server.app import Config, Server, create_app
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Timing
-from zackzack.table import Settings
 
 
 @contextlib.contextmanager

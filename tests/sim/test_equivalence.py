@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from zackzack.bots import parse_bot
+from zackzack.engine.replay import replay, table_log
 from zackzack.games import game
 from zackzack.games.base import Event
-from zackzack.replay import replay, table_log
 from zackzack.sim import Config, fast, match_seed, play_fast, play_live
 
 

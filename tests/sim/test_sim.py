@@ -104,10 +104,10 @@ def test_a_simulated_match_over_a_network_replays_on_a_table_alone() -> None:
     import random
 
     from zackzack.bots import Bot
-    from zackzack.clock import VirtualClock
-    from zackzack.replay import replay, table_log
+    from zackzack.engine.clock import VirtualClock
+    from zackzack.engine.replay import replay, table_log
+    from zackzack.engine.table import Settings, Table
     from zackzack.sim import network
-    from zackzack.table import Settings, Table
 
     rules = game("unter-spannung")
     clock = VirtualClock()

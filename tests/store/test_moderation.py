@@ -9,8 +9,8 @@ import pytest
 
 from store.kit import play
 from zackzack import moderation
+from zackzack.commands.ratings import rebuild
 from zackzack.ratings import NEW, Pool, update
-from zackzack.ratings_cli import rebuild
 from zackzack.server.identity import Player
 from zackzack.server.protocol import ProtocolError
 from zackzack.server.room import rated_check

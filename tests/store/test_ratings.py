@@ -14,7 +14,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from store.kit import DAY, Wall, claimed, guest, play
-from zackzack.names import name_key
 from zackzack.ratings import BOARD_ACTIVE_DAYS, BOARD_MIN_MATCHES, NEW, Pool, Rating, update
 from zackzack.ratings import RatingChange as Change
 from zackzack.store import (
@@ -27,6 +26,7 @@ from zackzack.store import (
 )
 from zackzack.store.ratings import BOARD_TOTAL_FRESH_MS
 from zackzack.store.schema import match_players, rating_changes, ratings
+from zackzack.words.names import name_key
 
 GAME = "unter-spannung"
 

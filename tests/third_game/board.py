@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 
 import third_game as hoeher
-from zackzack.table import TableView
+from zackzack.engine.table import TableView
 from zackzack.tui.board import Board, label
 from zackzack.tui.cards import DASHED, HEAVY, ROUND, Block, beside, centred, frame
 from zackzack.tui.keys import Command, HandCard, Scheme, StableKeys, hand_key, hand_scheme

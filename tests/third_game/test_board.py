@@ -9,8 +9,8 @@ import pytest
 
 import third_game
 from tui.kit import idle, recording, shown, text, until
+from zackzack.engine.table import Phase
 from zackzack.games import Game, register, unregister
-from zackzack.table import Phase
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen
 from zackzack.tui.game_screen import GameScreen

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from zackzack import table_data
+from zackzack.engine import table_data
 from zackzack.games import base, entry
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "zackzack"

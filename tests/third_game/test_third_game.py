@@ -16,16 +16,16 @@ from starlette.testclient import TestClient
 import third_game
 from server.kit import World
 from zackzack.bots import parse_bot
-from zackzack.clock import VirtualClock
-from zackzack.describe import describe, game_of
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Phase, Table
 from zackzack.games import GAMES, Game, entry, register, registered, unregister
 from zackzack.games.errors import DoesNotFit
 from zackzack.server.app import Config as ServerConfig
 from zackzack.server.app import create_app
 from zackzack.sim import Config, simulate
 from zackzack.store import Store, database_url
-from zackzack.table import Phase, Table
 from zackzack.words import catalogue, folders
+from zackzack.words.describe import describe, game_of
 
 TESTS = Path(__file__).resolve().parent.parent
 
@@ -157,7 +157,7 @@ bad = sorted(m for m in sys.modules
              if m.split(".")[0] in ("textual", "starlette", "rich", "websockets", "sqlalchemy",
                                     "uvicorn", "matplotlib")
              or m.startswith(("zackzack.bots", "zackzack.tui", "zackzack.server", "zackzack.sim",
-                              "zackzack.table", "zackzack.store"))
+                              "zackzack.engine.table", "zackzack.store"))
              or (m.startswith("{package}.") and m not in ("{package}.data", "{package}.errors"))
              or m.endswith((".bot", ".board", ".front")))
 print(bad)

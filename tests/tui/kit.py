@@ -19,13 +19,13 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from zackzack.bots import Bot
-from zackzack.clock import Clock
+from zackzack.engine.clock import Clock
+from zackzack.engine.table import Phase, Settings, Table, TableView
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, Rules
 from zackzack.games.schnelllauf.keys import PLACE_KEYS
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase, Settings, Table, TableView
 from zackzack.tui.keys import HAND_KEYS
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.results import Results

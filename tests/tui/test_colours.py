@@ -20,10 +20,10 @@ from tui.kit import (
     until,
 )
 from tui.test_results import _over
+from zackzack.engine.table import Phase, Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.schnelllauf.board import SlBoard
-from zackzack.table import Phase, Settings
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen
 from zackzack.tui.game_screen import GameScreen

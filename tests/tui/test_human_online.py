@@ -13,8 +13,8 @@ from tui.kit import screenshot, shown, text, until
 from tui.test_remote import Host, until_true
 from tui.test_remote import server as server  # the fixture: a real server on a free port
 from zackzack.cli import parser
+from zackzack.engine.table import Phase
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase
 from zackzack.tui.app import PlayApp
 from zackzack.tui.cli import sessions
 from zackzack.tui.dialogs import QuitDialog

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from tui.kit import Still, idle, recording, screenshot, shown, text, until
 from zackzack.cli import parser
-from zackzack.describe import describe, seconds
+from zackzack.engine.table import Phase, Settings, TableView
+from zackzack.engine.table_data import Penalised
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.errors import DoesNotFit
@@ -20,8 +21,6 @@ from zackzack.games.schnelllauf import keys as sl_keys
 from zackzack.games.schnelllauf.board import SlBoard, top_card
 from zackzack.games.unter_spannung import keys as us_keys
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase, Settings, TableView
-from zackzack.table_data import Penalised
 from zackzack.tui import keys
 from zackzack.tui.app import PlayApp
 from zackzack.tui.cards import plain
@@ -32,6 +31,7 @@ from zackzack.tui.offline import OfflineSession
 from zackzack.tui.session import Seat
 from zackzack.tui.setup import Setup, SetupError
 from zackzack.tui.start import StartScreen
+from zackzack.words.describe import describe, seconds
 
 from builders import scenario
 

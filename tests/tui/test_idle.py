@@ -9,8 +9,8 @@ import random
 import pytest
 
 from tui.kit import Still, shown, text, until
+from zackzack.engine.table import Phase, TableView
 from zackzack.games import unter_spannung as us
-from zackzack.table import Phase, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.board import Board
 from zackzack.tui.session import Seat

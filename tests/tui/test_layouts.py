@@ -6,10 +6,10 @@ import pytest
 
 from tui.kit import recording, screenshot, shown, text, until
 from zackzack.cli import parser
+from zackzack.engine.table import Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games.schnelllauf import keys as sl_keys
 from zackzack.games.schnelllauf.board import SlBoard
-from zackzack.table import Settings
 from zackzack.tui import keys
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import QuitDialog

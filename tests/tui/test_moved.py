@@ -13,11 +13,11 @@ import pytest
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Table
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Event
 from zackzack.server import protocol as p
-from zackzack.table import Table
 from zackzack.tui import remote
 from zackzack.tui.remote import ASK_AGAIN_TIMES, FREE_HOPS, MAX_HOPS, RETRY_S, RemoteSession
 from zackzack.tui.session import Lost

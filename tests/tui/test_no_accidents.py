@@ -4,10 +4,10 @@ key, and keys before play begins are answered in words instead of being lost."""
 from __future__ import annotations
 
 from tui.kit import Still, idle, recording, screenshot, shown, until, us_deal
+from zackzack.engine.table import Phase, Settings, TableView
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import MatchResult, Placing, RoundResult
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import QuitDialog
 from zackzack.tui.game_screen import GameScreen

@@ -21,12 +21,12 @@ from tui.kit import (
     us_deal,
     us_keys,
 )
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Phase, Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.schnelllauf.board import SlBoard
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase, Settings
 from zackzack.tui import game_screen
 from zackzack.tui.app import PlayApp
 from zackzack.tui.game_screen import GameScreen

@@ -12,11 +12,11 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from tui.kit import Still, shown, until
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Phase, Table, TableView
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import MatchResult, Placing, RoundResult
 from zackzack.server import protocol as p
-from zackzack.table import Phase, Table, TableView
 from zackzack.tui import remote
 from zackzack.tui.app import PlayApp
 from zackzack.tui.game_screen import GameScreen

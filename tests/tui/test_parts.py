@@ -10,8 +10,8 @@ import pytest
 
 from tui.kit import text
 from zackzack.cli import main, parser
-from zackzack.clock import VirtualClock
-from zackzack.describe import describe
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Table
 from zackzack.games import base, entry
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
@@ -20,7 +20,6 @@ from zackzack.games.schnelllauf import keys as sl_keys
 from zackzack.games.schnelllauf.board import readable, top_card
 from zackzack.games.unter_spannung import keys as us_keys
 from zackzack.games.unter_spannung.board import SPREADS, hand_card
-from zackzack.table import Table
 from zackzack.tui import cli, keys
 from zackzack.tui.board import Sightings
 from zackzack.tui.cards import plain
@@ -33,6 +32,7 @@ from zackzack.tui.session import Seat
 from zackzack.tui.setup import Setup, SetupError, options
 from zackzack.tui.texts import system_lang
 from zackzack.words import catalogue
+from zackzack.words.describe import describe
 
 LEFT_HALF = set("12345qwertasdfgxcvb")
 RIGHT_HALF = set("67890yzuiophjklnm")

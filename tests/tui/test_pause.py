@@ -5,9 +5,9 @@ short countdown."""
 from __future__ import annotations
 
 from tui.kit import Recording, bot, idle, recording, screenshot, shown, until
+from zackzack.engine.table import Phase, Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
-from zackzack.table import Phase, Settings
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen, QuitDialog
 from zackzack.tui.game_screen import GameScreen

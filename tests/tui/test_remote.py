@@ -17,14 +17,14 @@ from textual.widgets import DataTable, Input
 from websockets.asyncio.client import ClientConnection, connect
 
 from tui.kit import Still, play_out, screenshot, shown, until, us_keys
+from zackzack.engine.race import SLOW_RTT_MS
+from zackzack.engine.table import Phase, Settings, TableView
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import Action, Event, MatchResult, Placing, RoundResult
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.race import SLOW_RTT_MS
 from zackzack.server import protocol as p
 from zackzack.server.app import Config, create_app
 from zackzack.server.lobby import Timing
-from zackzack.table import Phase, Settings, TableView
 from zackzack.tui import app as tui_app
 from zackzack.tui import cli
 from zackzack.tui.app import PlayApp

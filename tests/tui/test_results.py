@@ -6,10 +6,10 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from tui.kit import Still, screenshot, shown, until
+from zackzack.engine.table import Phase, TableView
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import MatchResult, Placing, RoundResult
-from zackzack.table import Phase, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.results import Results
 from zackzack.tui.session import Seat

@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 
 from tui.kit import idle, play_out, recording, screenshot, shown, sl_keys, text, until
+from zackzack.engine.table import Phase, Settings, TableView
 from zackzack.games import schnelllauf as sl
 from zackzack.games.schnelllauf.board import SlBoard
-from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 
 from builders import scenario

@@ -6,12 +6,12 @@ import pytest
 from textual.widgets import Input
 
 from tui.kit import Recording, Still, idle, recording, screenshot, shown, text, until, us_deal
+from zackzack.engine.table import Phase, Settings, TableView
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.base import RoundResult
 from zackzack.games.schnelllauf.board import SlBoard
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase, Settings, TableView
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall
 from zackzack.tui.game_screen import STYLES, GameScreen

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from tui.kit import idle, recording, screenshot, text, until, us_deal
+from zackzack.engine.table import Settings
 from zackzack.games import unter_spannung as us
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Settings
 from zackzack.tui.app import PlayApp
 
 C = us.Card.parse

@@ -8,11 +8,11 @@ import pytest
 from rich.text import Text
 
 from tui.kit import idle, recording, screenshot, shown, text, until, us_deal
+from zackzack.engine.table import Phase, Settings
 from zackzack.games import schnelllauf as sl
 from zackzack.games import unter_spannung as us
 from zackzack.games.schnelllauf.keys import LAYOUTS, scheme
 from zackzack.games.unter_spannung.board import UsBoard
-from zackzack.table import Phase, Settings
 from zackzack.tui.app import PlayApp
 from zackzack.tui.dialogs import HelpScreen
 from zackzack.tui.game_screen import GameScreen

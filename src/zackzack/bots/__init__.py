@@ -4,9 +4,9 @@ A bot takes any seat of any table and sees only what that seat may see. It is na
 string, level and strategy: ``pro``, ``normal:random``, ``beginner``, ``machine``.
 
 >>> import random
->>> from zackzack.clock import VirtualClock
+>>> from zackzack.engine.clock import VirtualClock
 >>> from zackzack.games import unter_spannung as us
->>> from zackzack.table import Table
+>>> from zackzack.engine.table import Table
 >>> table = Table(us, us.Options(players=2), clock=VirtualClock(), seed=3)
 >>> bots = [Bot(table, seat, name, random.Random(seat))
 ...         for seat, name in enumerate(["pro", "beginner"])]

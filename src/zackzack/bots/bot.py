@@ -19,21 +19,9 @@ from typing import Final, Protocol
 
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS, Reaction
 from zackzack.bots.spec import BotSpec, parse_bot
-from zackzack.clock import Timer
-from zackzack.games import entry
-from zackzack.games.base import Action, Event
-from zackzack.games.errors import (
-    DoesNotFit,
-    Frozen,
-    IllegalAction,
-    NotPlaying,
-    OneHand,
-    RoundOver,
-    TooLate,
-)
-from zackzack.games.registry import Brain
-from zackzack.race import DirectLink, Link, Outcome
-from zackzack.table import (
+from zackzack.engine.clock import Timer
+from zackzack.engine.race import DirectLink, Link, Outcome
+from zackzack.engine.table import (
     ONE_HAND_PAUSE_MS,
     MatchEnded,
     Paused,
@@ -42,6 +30,18 @@ from zackzack.table import (
     RoundScored,
     RoundStarted,
     Table,
+)
+from zackzack.games import entry
+from zackzack.games.base import Action, Event
+from zackzack.games.declarations import Brain
+from zackzack.games.errors import (
+    DoesNotFit,
+    Frozen,
+    IllegalAction,
+    NotPlaying,
+    OneHand,
+    RoundOver,
+    TooLate,
 )
 
 # Final (here and below): the compiled build puts the numbers in the code, not in a dict.

@@ -2,7 +2,7 @@
 
 Time runs in ticks of ``tick_ms`` (100 ms). Each step every live agent names one action
 index (its observation's ``action_mask`` tells which the table would accept; 0 waits) and
-the table time moves on one tick. The actions reach the real :class:`~zackzack.table.Table`,
+the table time moves on one tick. The actions reach the real :class:`~zackzack.engine.table.Table`,
 the same code as live play, so arbitration, cards too late, wrong-card freezes, countdowns
 and automatic steps (Nichts geht mehr, a stalemate flip) are the real ones; an unmasked or
 illegal action never raises, the table's verdict applies (a wrong card freezes, as for a
@@ -55,13 +55,13 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped,import-not-fou
 
 from zackzack.bots import REACTIONS, Bot, BotSpec, parse_bot
 from zackzack.bots.bot import brain_class
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import ONE_HAND_PAUSE_MS, Phase, Resumed, RoundStarted, Settings, Table
 from zackzack.env.codec import Codec, codec
 from zackzack.games import entry
 from zackzack.games.base import Action, Event
+from zackzack.games.declarations import Brain
 from zackzack.games.errors import IllegalAction
-from zackzack.games.registry import Brain
-from zackzack.table import ONE_HAND_PAUSE_MS, Phase, Resumed, RoundStarted, Settings, Table
 
 TICK_MS: Final = 100
 """Default tick: table milliseconds per step."""

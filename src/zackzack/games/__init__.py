@@ -5,10 +5,10 @@ game")."""
 from __future__ import annotations
 
 from zackzack.games import schnelllauf, unter_spannung
+from zackzack.games.declarations import Front
 from zackzack.games.registry import (
     GAMES,
     REGISTRY,
-    Front,
     Game,
     entry,
     game,

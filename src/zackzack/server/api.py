@@ -18,9 +18,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from zackzack.engine.stats import match_stats, stats_json
 from zackzack.games import registered
 from zackzack.server.replays import Busy, replay_json
-from zackzack.stats import match_stats, stats_json
 from zackzack.store import Store
 
 log = logging.getLogger(__name__)

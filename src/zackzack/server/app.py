@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import zackzack
+from zackzack.engine.table import LIVE, Settings
 from zackzack.server import accounts, api, memory, moderating, standings
 from zackzack.server.cluster import Cluster, ClusterConfig
 from zackzack.server.connection import Connection
@@ -50,7 +51,6 @@ from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
 from zackzack.store.connecting import ANSWER_WITHIN
-from zackzack.table import LIVE, Settings
 from zackzack.words import browser_json
 
 log = logging.getLogger(__name__)

@@ -6,8 +6,8 @@ import random
 
 from zackzack.bots import Bot, parse_bot
 from zackzack.bots.bot import brain_class
-from zackzack.race import Link
-from zackzack.table import Table
+from zackzack.engine.race import Link
+from zackzack.engine.table import Table
 
 
 class Bots:

@@ -32,7 +32,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
-from zackzack.clock import Clock, Timer
+from zackzack.engine.clock import Clock, Timer
 from zackzack.server.logs import event
 from zackzack.server.protocol import LobbyTable, ProtocolError, TableRef
 

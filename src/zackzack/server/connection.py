@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from zackzack.clock import Clock, Timer
+from zackzack.engine.clock import Clock, Timer
 from zackzack.server.limits import Limits, TokenBucket
 from zackzack.server.logs import event
 from zackzack.server.protocol import MAX_MESSAGE_CHARS, Error, ref_of

@@ -27,10 +27,10 @@ from functools import cached_property
 import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from zackzack.names import KEY_CHARS, mixed_scripts, name_key, name_problem
 from zackzack.server.limits import AddressBuckets, Limits, client_key
 from zackzack.server.protocol import NAME_CHARS, ProtocolError, clean_text
 from zackzack.store import NameTaken, PlayerRecord, Store
+from zackzack.words.names import KEY_CHARS, mixed_scripts, name_key, name_problem
 
 PASSWORD_CHARS = (8, 128)
 """The shortest and the longest password accepted."""

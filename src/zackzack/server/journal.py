@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zackzack.clock import Clock, Timer
+from zackzack.engine.clock import Clock, Timer
 from zackzack.server.logs import event
 from zackzack.store import ActionRow, Fenced, Store
 from zackzack.store.answering import unanswered

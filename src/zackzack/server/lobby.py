@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from zackzack.clock import Clock, Timer
+from zackzack.engine.clock import Clock, Timer
+from zackzack.engine.race import REACTION_MS
+from zackzack.engine.replay import restore
+from zackzack.engine.table import LIVE, Phase, Settings, Table
 from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
-from zackzack.race import REACTION_MS
 from zackzack.ratings import rated_options_problem
-from zackzack.replay import restore
 from zackzack.server import tutorial
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
@@ -52,7 +53,6 @@ from zackzack.server.room import (
 )
 from zackzack.server.sharedqueue import SharedMatchmaker
 from zackzack.store import Status, Store
-from zackzack.table import LIVE, Phase, Settings, Table
 
 if TYPE_CHECKING:
     from zackzack.server.cluster import Cluster, NodeState, WaitingSeat

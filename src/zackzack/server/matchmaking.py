@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from zackzack.clock import Timer
+from zackzack.engine.clock import Timer
 from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
 from zackzack.ratings import Pool, bot_for, rated_options_problem

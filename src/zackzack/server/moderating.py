@@ -23,7 +23,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from zackzack import moderation
-from zackzack.fairplay import BOUNDS, FLOOR_MS, HISTOGRAM_MS, MIN_REACTIONS, THRESHOLD, assess
 from zackzack.games import GAMES
 from zackzack.server.accounts import Name, read_body
 from zackzack.server.api import Handler, answering, error_response, json_response
@@ -182,6 +181,13 @@ def _done(act: str, player: Player, operator: Player, **more: Any) -> Response:
 
 def _bounds() -> dict[str, Any]:
     """What the page draws the evidence against."""
+    from zackzack.moderation.fairplay import (
+        BOUNDS,
+        FLOOR_MS,
+        HISTOGRAM_MS,
+        MIN_REACTIONS,
+        THRESHOLD,
+    )
     return {"floor_ms": FLOOR_MS, "threshold": THRESHOLD, "min_reactions": MIN_REACTIONS,
             "histogram_ms": list(HISTOGRAM_MS),
             "bounds": {name: {"limit": bound.limit, "at": bound.at, "why": bound.why}
@@ -208,6 +214,7 @@ async def evidence(request: Request) -> Response:
     if game not in GAMES:
         raise ProtocolError("bad_field", f"game must be one of {', '.join(GAMES)}")
     player = _target(server, request.query_params.get("player", ""))
+    from zackzack.moderation.fairplay import assess  # numpy: imported when an operator asks
     found = await run_in_threadpool(
         lambda: assess(moderation.player_reactions(server.store, player.id, game)).to_json())
     return _json({"player": player.id, "game": game, "evidence": found, **_bounds()})
@@ -273,8 +280,8 @@ async def rename(request: Request) -> Response:
     """``POST /api/moderation/rename`` ``{"player", "name", "reason"}``: another name (an
     offensive one replaced), checked as a player's own rename is; not while a match of theirs
     runs."""
-    from zackzack.names import name_key
     from zackzack.server.identity import _key
+    from zackzack.words.names import name_key
 
     operator = await _operator(request)
     body = await read_body(request, RenameAct)

@@ -337,7 +337,7 @@ class TableInfo(Struct, frozen=True):
     match: str | None = None
     rematch: str | None = None
     stats: list[dict[str, Any]] | None = None
-    """Once the match is over: how each seat played (``zackzack.stats.stats_json``)."""
+    """Once the match is over: how each seat played (``zackzack.engine.stats.stats_json``)."""
     rated: bool = False
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import Step, replay
+from zackzack.engine.table import Table
 from zackzack.games.base import plain
-from zackzack.matchlog import MatchLog
-from zackzack.replay import Step, replay
-from zackzack.table import Table
 
 
 def replay_json(match_id: str, log: MatchLog, result: Any) -> dict[str, Any]:

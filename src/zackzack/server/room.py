@@ -18,7 +18,31 @@ from typing import Any, Protocol
 
 import msgspec
 
-from zackzack.clock import Clock, Timer
+from zackzack.engine.clock import Clock, Timer
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.race import (
+    REACTION_MS,
+    Arbiter,
+    ArbitratedLink,
+    Ledger,
+    Outcome,
+    Sightings,
+    Wire,
+)
+from zackzack.engine.replay import replay, table_log
+from zackzack.engine.stats import match_stats, stats_json
+from zackzack.engine.table import (
+    Entry,
+    MatchEnded,
+    NextRound,
+    Penalised,
+    Phase,
+    Resumed,
+    RoundScored,
+    RoundStarted,
+    Settings,
+    Table,
+)
 from zackzack.games import entry
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, plain
 from zackzack.games.errors import (
@@ -29,18 +53,7 @@ from zackzack.games.errors import (
     RoundOver,
     TooLate,
 )
-from zackzack.matchlog import MatchLog
-from zackzack.race import (
-    REACTION_MS,
-    Arbiter,
-    ArbitratedLink,
-    Ledger,
-    Outcome,
-    Sightings,
-    Wire,
-)
 from zackzack.ratings import match_changes, places
-from zackzack.replay import replay, table_log
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal, Write
 from zackzack.server.limits import Limits, TokenBucket
@@ -59,20 +72,7 @@ from zackzack.server.protocol import (
 )
 from zackzack.server.ratingbook import RatingBook
 from zackzack.server.tutorial import TUTOR, Tutor
-from zackzack.stats import match_stats, stats_json
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
-from zackzack.table import (
-    Entry,
-    MatchEnded,
-    NextRound,
-    Penalised,
-    Phase,
-    Resumed,
-    RoundScored,
-    RoundStarted,
-    Settings,
-    Table,
-)
 
 LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
                           "resumed"})
@@ -220,7 +220,7 @@ class Room:
         self.started_at = 0
         """The table time of the start signal (the match log's ``start_ms``)."""
         self.stats: list[dict[str, Any]] | None = None
-        """How each seat played, once the match is over (``zackzack.stats``)."""
+        """How each seat played, once the match is over (``zackzack.engine.stats``)."""
         self.closed = False
         self.released = False
         """Another process has the table now (``release``)."""

@@ -14,8 +14,9 @@ from functools import partial
 
 from sqlalchemy.exc import DBAPIError
 
-from zackzack.clock import Timer
-from zackzack.race import ProbePace, Wire
+from zackzack.engine.clock import Timer
+from zackzack.engine.race import ProbePace, Wire
+from zackzack.engine.table import Phase
 from zackzack.server.identity import Identities, Player, token_hash
 from zackzack.server.lobby import Lobby
 from zackzack.server.logs import event
@@ -51,7 +52,6 @@ from zackzack.server.protocol import (
     encode,
 )
 from zackzack.server.room import Room
-from zackzack.table import Phase
 
 log = logging.getLogger(__name__)
 

@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from redis.exceptions import RedisError
 
-from zackzack.names import name_key
 from zackzack.server.identity import TooManyAttempts, token_hash
 from zackzack.server.limits import Limits, client_key
+from zackzack.words.names import name_key
 
 if TYPE_CHECKING:
     from zackzack.server.cluster import Cluster

@@ -52,7 +52,7 @@ from zackzack.server.protocol import (
 from zackzack.server.room import Room, Seat, SeatKind, Viewer
 
 if TYPE_CHECKING:
-    from zackzack.race import Wire
+    from zackzack.engine.race import Wire
     from zackzack.server.cluster import Cluster
     from zackzack.server.lobby import Lobby
 

@@ -31,14 +31,14 @@ from typing import Any, NoReturn
 import msgspec
 
 from zackzack.bots import Bot, BotSpec, parse_bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.race import Link
+from zackzack.engine.table import RoundScored, Settings, Table
 from zackzack.games import entry, game
 from zackzack.games.base import Event
-from zackzack.race import Link
 from zackzack.sim import fast
 from zackzack.sim.fast import ACTIONS, STEPS
 from zackzack.sim.network import Attack, Network
-from zackzack.table import RoundScored, Settings, Table
 
 __all__ = ["Config", "MatchRecord", "RoundRecord", "import_ray", "match_seed", "parse_bot",
            "parse_options", "play_match", "ray_pool", "simulate"]

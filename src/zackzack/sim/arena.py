@@ -24,7 +24,7 @@ from typing import Any
 
 from zackzack.arena import PAIR_EVERY, Arena, Settings, Standing, Status, Table
 from zackzack.bots import BotSpec, parse_bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
 from zackzack.ratings import bot_ladder
 from zackzack.sim import Config, parse_options, play_fast
 

@@ -42,11 +42,11 @@ from zackzack.bots.bot import (
 )
 from zackzack.bots.reaction import QUANTILE_BITS, REACTIONS
 from zackzack.bots.spec import BotSpec
-from zackzack.clock import TimerQueue
+from zackzack.engine.clock import TimerQueue
+from zackzack.engine.table import ONE_HAND_PAUSE_MS, Phase, RoundScored, Settings, Table
 from zackzack.games.base import Action, Event, Rules
+from zackzack.games.declarations import Brain
 from zackzack.games.errors import IllegalAction
-from zackzack.games.registry import Brain
-from zackzack.table import ONE_HAND_PAUSE_MS, Phase, RoundScored, Settings, Table
 
 ACTIONS: Final = frozenset({"played", "drew", "moved"})
 """Event kinds that are a player's accepted action."""

@@ -4,12 +4,12 @@ Everything a seat is sent (events with the view they leave it, answers, pings) r
 bot half a round trip later, and everything the bot sends reaches the table half a round trip
 later. Each one-way trip takes ``rtt / 2`` with a uniform jitter of ±:data:`JITTER` of that,
 and never overtakes the message before it (a websocket is one ordered stream). On the table's
-side the same parts as in the server decide: a :class:`~zackzack.race.Wire` per seat that the
-seat's pings measure, and the table's :class:`~zackzack.race.Arbiter`.
+side the same parts as in the server decide: a :class:`~zackzack.engine.race.Wire` per seat that the
+seat's pings measure, and the table's :class:`~zackzack.engine.race.Arbiter`.
 
->>> from zackzack.clock import VirtualClock
+>>> from zackzack.engine.clock import VirtualClock
 >>> from zackzack.games import unter_spannung as us
->>> from zackzack.table import Table
+>>> from zackzack.engine.table import Table
 >>> clock = VirtualClock()
 >>> table = Table(us, us.Options(players=2), clock=clock, seed=1)
 >>> net = Network(table, (100, 10), random.Random(1))
@@ -31,9 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zackzack.engine.race import PROBE_EVERY_S, Arbiter, Ledger, Outcome, Reply, Wire
+from zackzack.engine.table import Subscriber, Table
 from zackzack.games.base import Action, Event
-from zackzack.race import PROBE_EVERY_S, Arbiter, Ledger, Outcome, Reply, Wire
-from zackzack.table import Subscriber, Table
 
 JITTER = 0.1
 """Each one-way trip varies uniformly by this fraction of half the round trip."""

@@ -11,11 +11,11 @@ compare, no motor delay and no mistakes. Three kinds, named in one string:
 
 The bot levels (``pro``, ``normal:learned``, ``machine``) play beside them as ever. A match
 is played on the simulator's fast path (``zackzack.sim.fast``) and kept as its match log,
-the very thing the server stores, for ``zackzack.fairplay`` to read.
+the very thing the server stores, for ``zackzack.moderation.fairplay`` to read.
 
 >>> from zackzack.games import unter_spannung as us
 >>> log = play_logged("unter-spannung", us.Options(players=2), ["fixed:200", "pro"], seed=1)
->>> from zackzack.fairplay import reactions
+>>> from zackzack.moderation.fairplay import reactions
 >>> sorted({r.ms for r in reactions(log)[0]})
 [200]
 """
@@ -29,11 +29,11 @@ from typing import Any
 
 from zackzack.bots import BotSpec, parse_bot
 from zackzack.bots.reaction import QUANTILE_BITS
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import table_log
+from zackzack.engine.table import Settings
 from zackzack.games import game
-from zackzack.matchlog import MatchLog
-from zackzack.replay import table_log
 from zackzack.sim import MAX_GAME_HOURS, fast
-from zackzack.table import Settings
 
 _COUNT = 1 << QUANTILE_BITS
 _ZEROS = (0.0,) * _COUNT
@@ -120,7 +120,7 @@ def play_logged(game_name: str, options: Any, players: Sequence[str], seed: int,
 def series(game_name: str, options: Any, players: Sequence[str], matches: int,
            seed: int) -> list[list[tuple[int, float]]]:
     """``matches`` matches of ``players`` (bots or scripts, one per seat) as a rated series:
-    per seat, after each match, how many reactions ``zackzack.fairplay`` has seen of it in
+    per seat, after each match, how many reactions the detector has seen of it in
     all its matches so far and their score (``bench/fairplay.py``).
 
     >>> from zackzack.games import unter_spannung as us
@@ -128,7 +128,7 @@ def series(game_name: str, options: Any, players: Sequence[str], matches: int,
     >>> [score >= 8 for _, score in seats[0]][-1], [score >= 8 for _, score in seats[1]][-1]
     (True, False)
     """
-    from zackzack.fairplay import assess, reactions
+    from zackzack.moderation.fairplay import assess, reactions
     from zackzack.sim import match_seed
 
     seen: list[list[Any]] = [[] for _ in players]

@@ -24,7 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
-from zackzack.matchlog import MatchLog, log_data, parse_log
+from zackzack.engine.matchlog import MatchLog, log_data, parse_log
 from zackzack.ratings import RatingChange, places
 from zackzack.store.connecting import StoreError, reconnecting
 from zackzack.store.database import Database

@@ -9,13 +9,13 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, case, func, select
 
-from zackzack.names import name_key
-from zackzack.stats import median
+from zackzack.engine.stats import median
 from zackzack.store.database import Database
 from zackzack.store.matches import FINISHED, MatchRecord, Status, match_record
 from zackzack.store.players import PlayerRecord, player_record
 from zackzack.store.ratings import RatingRow, rating_row
 from zackzack.store.schema import match_players, matches, players, rating_changes, ratings
+from zackzack.words.names import name_key
 
 RECENT = 20
 """How many recent matches a profile lists."""
@@ -80,7 +80,7 @@ class Profiles(Database):
 
     def profile(self, key: str, *, key_of: Callable[[str], str] | None = None) -> Profile | None:
         """A (not deleted) player's profile, by public id or by claimed name (its key,
-        ``key_of(key)``: by default ``zackzack.names.name_key``)."""
+        ``key_of(key)``: by default ``zackzack.words.names.name_key``)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(players).where(players.c.id == key)).first()
             if row is None:

@@ -10,8 +10,8 @@ from rich.console import Group
 from rich.text import Text
 from textual.widget import Widget
 
+from zackzack.engine.table import TableView
 from zackzack.games.base import Event
-from zackzack.table import TableView
 from zackzack.tui.cards import Block
 from zackzack.tui.keys import Command, Scheme
 from zackzack.tui.session import Session

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from zackzack.describe import LANGS
 from zackzack.games import REGISTRY, entry, registered
 from zackzack.games.registry import Game, add_flags, flags
 from zackzack.tui.keys import KEYBOARDS
 from zackzack.tui.texts import bot_spec, system_lang
+from zackzack.words.describe import LANGS
 
 if TYPE_CHECKING:  # the app (Textual, websockets) is imported when the command runs
     from zackzack.tui.app import SessionMaker

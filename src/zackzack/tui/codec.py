@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from zackzack import table
+from zackzack.engine import table
+from zackzack.engine.table import TableView
 from zackzack.games.base import Event, Rules, convert
-from zackzack.table import TableView
 
 _EVENTS: dict[Any, dict[str, type[Event]]] = {}
 _VIEWS: dict[Any, Any] = {}

@@ -14,11 +14,10 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
-from zackzack.describe import describe
+from zackzack.engine.race import SLOW_RTT_MS
+from zackzack.engine.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.games import entry
 from zackzack.games.base import Event
-from zackzack.race import SLOW_RTT_MS
-from zackzack.table import Announced, MatchEnded, Phase, RoundStarted, TableView
 from zackzack.tui import keys
 from zackzack.tui.board import MOVE_S, Board
 from zackzack.tui.dialogs import HelpScreen, QuitDialog, TooSmall, too_small
@@ -26,6 +25,7 @@ from zackzack.tui.lobby import waiting
 from zackzack.tui.results import Results, unit
 from zackzack.tui.session import Lost, Session, names
 from zackzack.tui.texts import in_s, known, tr
+from zackzack.words.describe import describe
 
 FEEDBACK_S = 2.5
 """How long feedback on a refused action stays."""

@@ -13,11 +13,11 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from zackzack.clock import Clock
+from zackzack.engine.clock import Clock
+from zackzack.engine.race import REACTION_MS
+from zackzack.engine.table import LIVE, Phase, Settings, Table, TableView
 from zackzack.games.base import Action, Event, Rules
 from zackzack.games.errors import IllegalAction, TooLate
-from zackzack.race import REACTION_MS
-from zackzack.table import LIVE, Phase, Settings, Table, TableView
 from zackzack.tui.session import Listener, Lost, Seat
 
 

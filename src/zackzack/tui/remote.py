@@ -31,10 +31,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.typing import Origin
 
+from zackzack.engine.table import Phase, TableView
 from zackzack.games import game, registered
 from zackzack.games.base import Action, Event, Rules, plain
 from zackzack.server import protocol as p
-from zackzack.table import Phase, TableView
 from zackzack.tui.codec import decode_event, decode_view
 from zackzack.tui.session import Listener, Lost, Seat, Unavailable
 from zackzack.tui.texts import tr

@@ -15,8 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from zackzack.engine.table import TableView
 from zackzack.games import entry
-from zackzack.table import TableView
 from zackzack.tui.texts import tr
 
 ROUND_WORDS = 4

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from zackzack.engine.table import TableView
 from zackzack.games.base import Action, Event, Rules
-from zackzack.table import TableView
 
 
 @dataclass(frozen=True, slots=True)

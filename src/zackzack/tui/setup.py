@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from zackzack.bots import LEVELS, Bot, parse_bot
-from zackzack.demo import NAMES
+from zackzack.commands.demo import NAMES
+from zackzack.engine.table import LIVE, Settings, Table
 from zackzack.games import REGISTRY, entry
 from zackzack.games.errors import OptionsError
 from zackzack.games.registry import old_handicap
-from zackzack.table import LIVE, Settings, Table
 from zackzack.tui.offline import BotMaker, OfflineSession, Player
 from zackzack.tui.session import Seat
 from zackzack.tui.texts import level, tr

@@ -20,10 +20,10 @@ import time
 
 from rich.text import Text
 
+from zackzack.engine.table import TableView
 from zackzack.games import schnelllauf as sl
 from zackzack.games.base import Event
 from zackzack.games.schnelllauf.keys import PlacePile, PlaceScheme, scheme
-from zackzack.table import TableView
 from zackzack.tui.board import MOVE_S, Board, label
 from zackzack.tui.cards import DASHED, HEAVY, Block, beside, centred, frame
 from zackzack.tui.keys import Command, default_layout

@@ -1,6 +1,6 @@
-"""Schnelllauf's own events as sentences (``zackzack.describe`` asks here first).
+"""Schnelllauf's own events as sentences (``zackzack.words.describe`` asks here first).
 
->>> from zackzack.describe import describe
+>>> from zackzack.words.describe import describe
 >>> from zackzack.games.schnelllauf import Card
 >>> describe(Moved(1, 0, 4, Card.parse("2c"), Card.parse("As")), ("Anna", "Ben"), seat=1)
 'You move 2c to the empty place 5, turning up As'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zackzack.games.registry import Flag, Front
+from zackzack.games.declarations import Flag, Front
 
 BETA = 0.125
 """Schnelllauf's β in the ratings: how far apart two players' performances in one match may

@@ -20,9 +20,9 @@ from collections import Counter
 
 from rich.text import Text
 
+from zackzack.engine.table import TableView
 from zackzack.games import unter_spannung as us
 from zackzack.games.unter_spannung.keys import DrawCard, scheme
-from zackzack.table import TableView
 from zackzack.tui.board import Board, label
 from zackzack.tui.cards import DASHED, HEAVY, ROUND, Block, back, beside, frame
 from zackzack.tui.keys import (

@@ -1,6 +1,6 @@
-"""Unter Spannung's own events as sentences (``zackzack.describe`` asks here first).
+"""Unter Spannung's own events as sentences (``zackzack.words.describe`` asks here first).
 
->>> from zackzack.describe import describe
+>>> from zackzack.words.describe import describe
 >>> describe(Drew(0, None, 9), ("Anna", "Ben"))
 'Anna draws a card (9 left)'
 """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zackzack.games.registry import Flag, Front, Tournament
+from zackzack.games.declarations import Flag, Front, Tournament
 from zackzack.games.unter_spannung import Options
 
 

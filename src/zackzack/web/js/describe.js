@@ -1,6 +1,6 @@
 // @ts-check
 // Events as sentences, with cards as little chips: the catalogue's "events" templates, the
-// very ones zackzack/describe.py fills (here under "ev_" + key), chosen the same way.
+// very ones zackzack/words/describe.py fills (here under "ev_" + key), chosen the same way.
 // `who(seat)` names a seat; the reader's own seat gets the key's "_you" form where it has one.
 // A game says its own events in its folder's web/describe.js (`describe`, and `SCORES`, the
 // key of a round's scores), asked first, as describe.py asks the folder's describe.py.

@@ -29,7 +29,8 @@ export const ACTS = ["mark", "unmark", "rename", "close", "clear"];
 /**
  * @typedef {{n: number, median_ms?: number | null, p05_ms?: number | null,
  *   floor?: number | null, spread?: number | null, hick?: number | null,
- *   notice?: number | null, suspicion?: Record<string, number>, score?: number,
+ *   notice?: number | null, skew?: number | null, mistakes?: number | null,
+ *   suspicion?: Record<string, number>, score?: number,
  *   histogram?: Histogram, reports?: Record<string, number>}} Evidence
  */
 /**

@@ -16,6 +16,9 @@ research on bot detection in reaction-time games:
   log ≈ 0.3–0.5), never a narrow band of fixed width around it;
 * a person slows down with more to compare (Hick–Hyman): a script does not care;
 * a person answers their own action sooner than someone else's (nothing to notice);
+* a person's reactions are right-skewed (a long tail of slow ones: a lapse, a second look),
+  while noise added to a fixed delay is symmetric around it;
+* a person plays a wrong card now and then (the price of speed), a script never does;
 * a person's series carries serial dependence and long memory (lag-1 autocorrelation,
   a DFA exponent above 0.5); reported here, not scored (see ``docs/analysis.md``).
 
@@ -46,9 +49,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from zackzack.matchlog import MatchLog
-from zackzack.replay import Step, replay
-from zackzack.table import RoundStarted, Table
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import Step, replay
+from zackzack.engine.table import RoundStarted, Table
 
 FLOOR_MS = 150
 """A choice reaction faster than this is an anticipation or a machine: the physiological
@@ -63,13 +66,19 @@ MAX_MS = 10_000
 """Reactions longer than this (a player away, a pause) are left out of every statistic."""
 
 
+CLIP = 10.0
+"""No statistic adds more than this to the score (beyond it, more is no surer)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Bound:
-    """Where every person lies for one statistic: ``at`` least or most ``limit``."""
+    """Where every person lies for one statistic: ``at`` least or most ``limit``; it adds at
+    most ``cap`` to the score."""
 
     limit: float
     at: str  # "least" or "most"
     why: str
+    cap: float = CLIP
 
 
 BOUNDS: Mapping[str, Bound] = {
@@ -83,12 +92,15 @@ BOUNDS: Mapping[str, Bound] = {
     "notice": Bound(-0.10, "most", "log reaction to one's own change minus to others': a "
                                    "person must first notice someone else's card, a script "
                                    "sees every change at once"),
+    "skew": Bound(0.5, "least", "skewness of the reaction times: a person's have a long tail "
+                                "of slow ones, noise added to a scripted delay is symmetric"),
+    "mistakes": Bound(0.003, "least", "share of reactions that were a wrong card: a person "
+                                      "hurrying errs now and then, a script never (a "
+                                      "flawless record alone never flags)", cap=3.0),
 }
 """The human bounds of the scored statistics, each with the reason an operator reads: none of
 the human-modelled levels crosses them by more than chance (``bench/fairplay.py``); the
 literature puts people well inside them too."""
-CLIP = 10.0
-"""No statistic adds more than this to the score (beyond it, more is no surer)."""
 HISTOGRAM_MS = (0, 100, FLOOR_MS, 200, 250, 300, 400, 500, 650, 800, 1000, 1300, 1600, 2000,
                 2500, 3200, 4000, MAX_MS)
 """The edges (ms) of the reaction-time histogram the evidence carries (for the operators'
@@ -99,13 +111,15 @@ class Reaction(NamedTuple):
     """One action the table took or judged: ``ms`` since the change it answered, ``choices``
     (cards to compare, the bot model's work), ``fitting`` (cards that fitted), ``own`` (the
     change was the player's own action, so nothing had to be noticed), ``play`` (a card
-    played; ``False``: a draw or a move, which answer the table as it stands)."""
+    played; ``False``: a draw or a move, which answer the table as it stands), ``wrong``
+    (a card that did not fit: a mistake)."""
 
     ms: int
     choices: float
     fitting: int
     own: bool
     play: bool = True
+    wrong: bool = False
 
 
 def _fitting(game: str, view: Any, seat: int) -> int:
@@ -169,7 +183,8 @@ def reactions(log: MatchLog) -> list[list[Reaction]]:
             # way before it (a hand in motion is not stopped): it answered an older table.
             if 0 <= ms <= MAX_MS and (play or since != shown or ms >= FLOOR_MS):
                 choices, fitting = on_screen[seat]
-                found[seat].append(Reaction(ms, choices, fitting, since != shown, play))
+                found[seat].append(Reaction(ms, choices, fitting, since != shown, play,
+                                            step.code == "does_not_fit"))
         now = tuple(rules.versions(table.match.round))
         if any(isinstance(event, RoundStarted) for event in step.events) or \
                 len(now) != len(versions):
@@ -273,8 +288,10 @@ class Evidence:
     """Log reaction to one's own change minus to others' (a person's is negative: an own
     card needs no noticing)."""
     skew: float | None = None
-    """Kelly's skewness (P90 + P10 − 2·P50) / (P90 − P10) of the reactions to others'
-    changes; not scored: a race cuts a slow reaction short (someone else was faster)."""
+    """Skewness (the third standardised moment) of the reaction times in ms; a person's is
+    positive despite the races that cut slow reactions short (someone else was faster)."""
+    mistakes: float | None = None
+    """Share of the reactions that were a wrong card."""
     by_fitting: dict[int, float] = field(default_factory=dict)
     """Median reaction in ms by the number of fitting cards (1, 2, 3: three or more)."""
     lag1: float | None = None
@@ -300,6 +317,7 @@ class Evidence:
                 "p10_ms": r(self.p10_ms, 0), "p25_ms": r(self.p25_ms, 0),
                 "floor": r(self.floor), "spread": r(self.spread), "hick": r(self.hick),
                 "notice": r(self.notice), "skew": r(self.skew),
+                "mistakes": r(self.mistakes, 4),
                 "by_fitting": {str(k): round(v) for k, v in self.by_fitting.items()},
                 "lag1": r(self.lag1), "dfa": r(self.dfa),
                 "suspicion": {k: round(v, 2) for k, v in self.suspicion.items()},
@@ -309,13 +327,13 @@ class Evidence:
 
 
 def _beyond(name: str, value: float, se: float) -> float:
-    """How many standard errors ``value`` lies beyond the human bound ``name`` (0 to
-    :data:`CLIP`)."""
+    """How many standard errors ``value`` lies beyond the human bound ``name`` (0 to its
+    cap)."""
     bound = BOUNDS[name]
     over = value - bound.limit if bound.at == "most" else bound.limit - value
     if over <= 0:
         return 0.0
-    return CLIP if se <= 0 else min(CLIP, over / se)
+    return bound.cap if se <= 0 else min(bound.cap, over / se)
 
 
 def assess(series: Iterable[Reaction]) -> Evidence:
@@ -329,10 +347,9 @@ def assess(series: Iterable[Reaction]) -> Evidence:
     ordered = np.sort(ms)
     others = np.array([r.ms for r in rows if r.play and not r.own], dtype=float)
     floor = float((others < FLOOR_MS).mean()) if len(others) else 0.0
-    skew = None
-    if len(others) >= 10:
-        p10, p50, p90 = np.quantile(others, [0.1, 0.5, 0.9])
-        skew = float((p90 + p10 - 2 * p50) / (p90 - p10)) if p90 > p10 else 0.0
+    deviation = float(ms.std())
+    skew = float((((ms - ms.mean()) / deviation) ** 3).mean()) if deviation > 0 else 0.0
+    mistakes = sum(r.wrong for r in rows) / n
     by_fitting: dict[int, float] = {}
     for k in (1, 2, 3):
         chosen = [r.ms for r in rows if (r.fitting >= 3 if k == 3 else r.fitting == k)]
@@ -343,6 +360,10 @@ def assess(series: Iterable[Reaction]) -> Evidence:
     if len(others):
         limit = BOUNDS["floor"].limit
         suspicion["floor"] = _beyond("floor", floor, math.sqrt(limit * (1 - limit) / len(others)))
+    # Standard errors at the bound: a normal sample's skewness, a binomial share.
+    suspicion["skew"] = _beyond("skew", skew, math.sqrt(6 / n))
+    limit = BOUNDS["mistakes"].limit
+    suspicion["mistakes"] = _beyond("mistakes", mistakes, math.sqrt(limit * (1 - limit) / n))
     spread = hick = notice = None
     if fit is not None:
         spread, (notice, notice_se), (hick, hick_se) = fit
@@ -354,7 +375,7 @@ def assess(series: Iterable[Reaction]) -> Evidence:
     score = math.fsum(suspicion.values())
     return Evidence(
         n, _quantile(ordered, 0.5), _quantile(ordered, 0.05), _quantile(ordered, 0.10),
-        _quantile(ordered, 0.25), floor, spread, hick, notice, skew, by_fitting,
+        _quantile(ordered, 0.25), floor, spread, hick, notice, skew, mistakes, by_fitting,
         lag1(list(logs)), dfa(list(logs)), suspicion, score,
         n >= MIN_REACTIONS and score >= THRESHOLD, histogram(r.ms for r in rows))
 

@@ -1,10 +1,10 @@
 """Replay and restore: a match log re-run through a live table.
 
-The log itself (its fields, parsing and JSON) is ``zackzack.matchlog``; this module is what
+The log itself (its fields, parsing and JSON) is ``zackzack.engine.matchlog``; this module is what
 needs the ``Table``: ``replay`` on the virtual clock, step by step, ``restore`` after a
 restart, and ``table_log``, the log of a live table.
 
->>> from zackzack.matchlog import parse_log
+>>> from zackzack.engine.matchlog import parse_log
 >>> log = parse_log({"format": "zackzack-log", "version": 1, "game": "unter-spannung",
 ...     "options": {"players": 2}, "seed": 3, "actions": [
 ...         {"t": 500, "seat": 1, "action": {"type": "draw"}}]})
@@ -21,11 +21,11 @@ from typing import Any
 
 import msgspec
 
-from zackzack.clock import Clock, VirtualClock
+from zackzack.engine.clock import Clock, VirtualClock
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.table import Phase, Table
 from zackzack.games.base import Action, Event, plain
 from zackzack.games.errors import IllegalAction
-from zackzack.matchlog import MatchLog
-from zackzack.table import Phase, Table
 
 
 def table_log(table: Table, players: tuple[str, ...] = (), start_ms: int = 0,

@@ -39,12 +39,12 @@ import numpy as np
 
 from zackzack import ratings
 from zackzack.bots import LEVELS, REACTIONS, Bot, parse_bot
-from zackzack.clock import VirtualClock
+from zackzack.engine.clock import VirtualClock
+from zackzack.engine.table import Settings, Table
 from zackzack.games import GAMES, entry, game
 from zackzack.ratings import Rating
 from zackzack.sim import MAX_GAME_HOURS, match_seed
 from zackzack.sim.stats import wilson
-from zackzack.table import Settings, Table
 
 SIGMA_FLOOR = 1.0
 """Every entrant's σ in the fit, and the least σ an anchor gets: no anchor is certain."""
@@ -59,7 +59,7 @@ the weak prior pins the common level only loosely, so rounding stirs that below 
 
 def default_matches(game_name: str) -> int:
     """Matches per pairing of two bots (half in each seat order) when ``--matches`` is not
-    given (``matches_per_table`` in ``ratings_bots.json``; the game's ``Front.calibration``).
+    given (``matches_per_table`` in ``ratings/bots.json``; the game's ``Front.calibration``).
 
     >>> default_matches("unter-spannung"), default_matches("schnelllauf")
     (6000, 100)
@@ -338,7 +338,7 @@ def calibrate(game_name: str, matches: int | None = None, seed: int = 0, jobs: i
 
 def to_json(results: Sequence[GameCalibration], command: str,
             previous: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The content of ``ratings_bots.json``: these games' anchors, the others' kept."""
+    """The content of ``ratings/bots.json``: these games' anchors, the others' kept."""
     data: dict[str, Any] = {"command": "", "games": {}, "calibration": {}}
     if previous:
         data["games"].update(previous.get("games", {}))

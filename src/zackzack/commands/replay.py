@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 
-from zackzack.describe import LANGS, describe
+from zackzack.engine.matchlog import load_log
+from zackzack.engine.replay import outcome, replay
 from zackzack.games.base import plain
-from zackzack.matchlog import load_log
-from zackzack.replay import outcome, replay
+from zackzack.words.describe import LANGS, describe
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -12,12 +12,12 @@ import sys
 import time
 from typing import Any, TextIO
 
-from zackzack.clock import VirtualClock, VirtualTimer
-from zackzack.describe import LANGS, describe
+from zackzack.engine.clock import VirtualClock, VirtualTimer
+from zackzack.engine.table import Phase, Table
 from zackzack.games import GAMES, game
 from zackzack.games.base import Event, Rules
 from zackzack.games.errors import IllegalAction
-from zackzack.table import Phase, Table
+from zackzack.words.describe import LANGS, describe
 
 NAMES = ("Anna", "Ben", "Carla", "Dieter", "Emil", "Frida")
 

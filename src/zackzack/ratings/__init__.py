@@ -2,7 +2,7 @@
 
 A *rated* match (people only, standard options) moves the ``rated`` pool; a casual match of
 people against bots moves each person's ``bots`` pool, with the bots held at the ratings
-their calibration found (``ratings_bots.json``, ``zackzack ratings calibrate``). Both pools
+their calibration found (``ratings/bots.json``, ``zackzack ratings calibrate``). Both pools
 share one scale: calibration shifts the bots so that ``normal`` has the μ a new player starts
 with. People see a scaled number, 1000 for a new player, with "?" while it is uncertain.
 
@@ -161,7 +161,7 @@ def rated_options_problem(game: str, options: Mapping[str, Any]) -> str | None:
 
 @cache
 def _anchors() -> dict[str, Any]:
-    text = resources.files("zackzack").joinpath("ratings_bots.json").read_text()
+    text = resources.files("zackzack").joinpath("ratings/bots.json").read_text()
     data: dict[str, Any] = json.loads(text)
     return data
 

@@ -1,8 +1,8 @@
 """The table's data: its phases, settings, events, log entries and views (msgspec Structs).
 
-They live apart from the table (``zackzack.table``) so that a compiled build (``setup.py``),
+They live apart from the table (``zackzack.engine.table``) so that a compiled build (``setup.py``),
 which compiles the table, leaves them plain Python: mypyc would drop a Struct's class
-keywords (``tag``, ``frozen``, …) and its annotations. zackzack.table exports every
+keywords (``tag``, ``frozen``, …) and its annotations. zackzack.engine.table exports every
 name here.
 """
 
@@ -50,7 +50,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``late_grace_ms``: a card aimed at a pile version that was replaced longer ago than this
     is a wrong card, not one that was too late (otherwise a client could dodge every penalty
     by naming an old version). ``compensation_ms``: the most lag credit one action gets
-    (``zackzack.race.Arbiter``; 0: cards are judged as they arrive). ``revision`` of these
+    (``zackzack.engine.race.Arbiter``; 0: cards are judged as they arrive). ``revision`` of these
     digital rules: 2 keeps the one-hand pause after refused actions too; 1 is how logs made
     before that replay (``docs/fairness.md``).
 

@@ -15,9 +15,9 @@ nothing of networks (``docs/fairness.md`` explains the whole design):
 - :class:`Arbiter` holds every action for a short decision window and hands them to the
   table in the order they were *pressed*: arrival time minus the seat's credit.
 
->>> from zackzack.clock import VirtualClock
+>>> from zackzack.engine.clock import VirtualClock
 >>> from zackzack.games import unter_spannung as us
->>> from zackzack.table import Settings, Subscriber, Table
+>>> from zackzack.engine.table import Settings, Subscriber, Table
 >>> clock = VirtualClock()
 >>> table = Table(us, us.Options(players=2), clock=clock, seed=1)
 >>> table.start()
@@ -47,9 +47,9 @@ from typing import Any, Literal, Protocol, cast
 
 import msgspec
 
+from zackzack.engine.table import Settings, Subscriber, Table
 from zackzack.games.base import Action, Event
 from zackzack.games.errors import IllegalAction, OneHand
-from zackzack.table import Settings, Subscriber, Table
 
 REACTION_MS = 600
 """The reaction window: a card pressed this soon after its pile changed on the player's

@@ -2,13 +2,13 @@
 
 The table owns the match and its round state. It knows nothing of sockets, browsers or bots:
 seats submit actions, subscribers receive the events each seat may see, and time comes from
-a :class:`~zackzack.clock.Clock`. Table time is whole milliseconds since the table was made;
+a :class:`~zackzack.engine.clock.Clock`. Table time is whole milliseconds since the table was made;
 every arriving action is logged with its time, so a log replays to the same game bit for bit
 (a simulation that will not replay may keep no log: ``keep_log=False``).
-Its data (phases, settings, events, log entries, views) is in ``zackzack.table_data``,
+Its data (phases, settings, events, log entries, views) is in ``zackzack.engine.table_data``,
 exported here too.
 
->>> from zackzack.clock import VirtualClock
+>>> from zackzack.engine.clock import VirtualClock
 >>> from zackzack.games import unter_spannung as us
 >>> table = Table(us, us.Options(players=2), seed=1, clock=VirtualClock())
 >>> table.start()
@@ -26,7 +26,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic
 
-from zackzack.clock import Clock, Timer
+from zackzack.engine.clock import Clock, Timer
+from zackzack.engine.table_data import (
+    EVENTS,
+    LIVE,
+    Announced,
+    Cancelled,
+    Delay,
+    Entry,
+    MatchEnded,
+    NextRound,
+    Paused,
+    Penalised,
+    Phase,
+    Resumed,
+    Resuming,
+    RoundScored,
+    RoundStarted,
+    Settings,
+    Starting,
+    TableView,
+)
 from zackzack.games.base import (
     ActionT,
     Event,
@@ -48,26 +68,6 @@ from zackzack.games.errors import (
     OneHand,
     RoundOver,
     TooLate,
-)
-from zackzack.table_data import (
-    EVENTS,
-    LIVE,
-    Announced,
-    Cancelled,
-    Delay,
-    Entry,
-    MatchEnded,
-    NextRound,
-    Paused,
-    Penalised,
-    Phase,
-    Resumed,
-    Resuming,
-    RoundScored,
-    RoundStarted,
-    Settings,
-    Starting,
-    TableView,
 )
 
 ONE_HAND_PAUSE_MS: Final = 400
@@ -238,7 +238,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         """:meth:`submit`, but a refusal is returned, not raised (the simulator's way: it
         has thousands, and a raised one costs a traceback).
 
-        >>> from zackzack.clock import VirtualClock
+        >>> from zackzack.engine.clock import VirtualClock
         >>> from zackzack.games import unter_spannung as us
         >>> table = Table(us, us.Options(players=2), seed=1, clock=VirtualClock())
         >>> table.start()
@@ -308,7 +308,7 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
         so the log, replays and restores are exactly what the full wait would have made.
         ``False`` (nothing changes) at any other time.
 
-        >>> from zackzack.clock import VirtualClock
+        >>> from zackzack.engine.clock import VirtualClock
         >>> from zackzack.games import unter_spannung as us
         >>> table = Table(us, us.Options(players=2), seed=1, clock=VirtualClock())
         >>> table.skip_wait()

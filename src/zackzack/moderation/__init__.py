@@ -2,7 +2,7 @@
 
 Whoever runs a server makes an account an *operator* from the command line
 (``zackzack moderation grant NAME``); operators (and the command line) review the queue of
-flags — the fair-play detector's (``zackzack.fairplay``, source ``timing``) and players'
+flags — the fair-play detector's (``zackzack.moderation.fairplay``, source ``timing``) and players'
 reports (source ``reports``) — and act: *mark* a player (hidden from every leaderboard,
 barred from rated tables and queues; the player reads the reason on their profile; if asked,
 their past results removed from the ratings by a rebuild without their matches), unmark,
@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
 
-from zackzack.fairplay import Reaction, assess, reactions
 from zackzack.store import RatedMatch, Status, Store
 from zackzack.store.schema import (
     audit,
@@ -40,6 +39,9 @@ from zackzack.store.schema import (
     reports,
     roles,
 )
+
+if TYPE_CHECKING:  # the detector (numpy) is imported when it is run
+    from zackzack.moderation.fairplay import Reaction
 
 OPERATOR = "operator"
 ROLES = (OPERATOR,)
@@ -75,7 +77,7 @@ def _require(reason: str) -> str:
 def find(store: Store, who: str) -> str:
     """The id of the player named ``who`` (a claimed name) or with that id; ``ValueError``
     if there is none."""
-    from zackzack.names import name_key
+    from zackzack.words.names import name_key
 
     try:
         found = store.account(name_key(who))
@@ -127,7 +129,7 @@ def mark(store: Store, player_id: str, reason: str, *, actor: str,
     to read. A mark already there gets the new reason.
 
     ``remove_results``: then rebuild every rating (``zackzack ratings rebuild``'s
-    :func:`zackzack.ratings_cli.rebuild`) without the stored matches that changed ratings
+    :func:`zackzack.commands.ratings.rebuild`) without the stored matches that changed ratings
     and that the player took part in; every participant's changes from those matches are
     dropped for good (unmarking does not bring them back). The ids of those matches (also in
     the audit log, act ``remove_results``); ``None`` without ``remove_results``."""
@@ -143,7 +145,7 @@ def mark(store: Store, player_id: str, reason: str, *, actor: str,
     _barred.clear()
     if not remove_results:
         return None
-    from zackzack.ratings_cli import rebuild
+    from zackzack.commands.ratings import rebuild
 
     def took_part(match: RatedMatch) -> bool:
         return any(seat.player == player_id for seat in match.seats)
@@ -204,7 +206,7 @@ def marked_ids(store: Store) -> set[str]:
 
 def rename(store: Store, player_id: str, name: str, reason: str, *, actor: str) -> None:
     """Give the player another name (an offensive one replaced); claimed names stay unique."""
-    from zackzack.names import name_key
+    from zackzack.words.names import name_key
 
     reason = _require(reason)
     record = store.find_player(player_id)
@@ -233,6 +235,7 @@ def player_reactions(store: Store, player_id: str, game: str,
                      limit: int = SCAN_MATCHES) -> list[Reaction]:
     """The player's reactions in their newest ``limit`` rated matches of ``game``, oldest
     first (each match's log replayed)."""
+    from zackzack.moderation.fairplay import reactions
     query = (select(match_players.c.match_id, match_players.c.seat)
              .join(matches, matches.c.id == match_players.c.match_id)
              .where(match_players.c.player_id == player_id, matches.c.game == game,
@@ -262,6 +265,7 @@ def scan(store: Store, *, games: Sequence[str] | None = None,
         query = query.where(match_players.c.player_id.in_(list(players_ids)))
     with store.engine.connect() as conn:
         pairs = conn.execute(query).all()
+    from zackzack.moderation.fairplay import assess
     raised: list[dict[str, Any]] = []
     for player_id, game in sorted(pairs):
         evidence = assess(player_reactions(store, player_id, game))

@@ -1,8 +1,8 @@
 """``zackzack ratings``: calibrate the bots' ratings by simulation; rebuild stored ratings.
 
 ``calibrate`` lets bots of every level play rated matches on the virtual clock and fits their
-ratings (``zackzack.calibrate``); ``--write`` puts them into the package's
-``ratings_bots.json``. ``rebuild`` replays every stored rating change in the order it was
+ratings (``zackzack.ratings.calibrate``); ``--write`` puts them into the package's
+``ratings/bots.json``. ``rebuild`` replays every stored rating change in the order it was
 first applied, with the function the live server uses, and replaces the stored ratings.
 """
 
@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # calibration (numpy), ratings (openskill), the store (SQLAlc
     # are imported when a subcommand runs, not for --help
     from rich.console import Group
 
-    from zackzack.calibrate import GameCalibration
     from zackzack.ratings import Pool, Rating, RatingChange
+    from zackzack.ratings.calibrate import GameCalibration
     from zackzack.store import RatedMatch, RatingRow, Store, StoredChange
 
 EPILOG = """\
@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "(default 1)")
     cal.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
     cal.add_argument("--write", action="store_true",
-                     help="write the ratings into the package's ratings_bots.json")
+                     help="write the ratings into the package's ratings/bots.json")
     cal.add_argument("--json", metavar="FILE", help="also write the result to FILE")
     cal.add_argument("--quiet", action="store_true", help="no progress bar")
     reb = sub.add_parser("rebuild", help="recompute every stored rating from the stored matches",
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def bots_file() -> Path:
-    """The package's ``ratings_bots.json``, where ``--write`` puts the anchors."""
-    return Path(str(resources.files("zackzack").joinpath("ratings_bots.json")))
+    """The package's ``ratings/bots.json``, where ``--write`` puts the anchors."""
+    return Path(str(resources.files("zackzack").joinpath("ratings/bots.json")))
 
 
 def command_line(games: Sequence[str], matches: int | None, seed: int) -> str:
@@ -98,7 +98,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     """Calibrate, print a table per game, and write the anchors if asked."""
     from rich.console import Console
 
-    from zackzack import calibrate
+    from zackzack.ratings import calibrate
 
     games = list(dict.fromkeys(args.games)) or sorted(GAMES)
     for name in games:
@@ -144,7 +144,7 @@ def _calibrate_with_progress(name: str, matches: int | None, seed: int, jobs: in
         TimeElapsedColumn,
     )
 
-    from zackzack import calibrate
+    from zackzack.ratings import calibrate
 
     console = Console(stderr=True)
     if quiet or not console.is_terminal:

@@ -5,7 +5,7 @@ took the card. The change it answered is the newest change of the pile the card 
 before it: a card played there, the table's own step (Nichts geht mehr, a flip) or the deal
 of the round. Pauses are not table time, so they never count.
 
->>> from zackzack.matchlog import parse_log
+>>> from zackzack.engine.matchlog import parse_log
 >>> log = parse_log({"game": "unter-spannung", "seed": 0,
 ...     "options": {"players": 2, "deck": ["3±1", "8±2", "4±1", "6±1", "9±3", "4±2", "1±1",
 ...                                        "4±3", "2±2", "7±1", "5±2"]},
@@ -24,9 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zackzack.matchlog import MatchLog
-from zackzack.replay import Step, replay
-from zackzack.table import RoundStarted, Table
+from zackzack.engine.matchlog import MatchLog
+from zackzack.engine.replay import Step, replay
+from zackzack.engine.table import RoundStarted, Table
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 A log names the game, its options, the table settings, a seed or an explicit first deal,
 and every action that reached the table with its time. ``docs/formats.md`` documents it;
-``zackzack.replay`` re-runs a log through a live table.
+``zackzack.engine.replay`` re-runs a log through a live table.
 
 >>> log = parse_log({"format": "zackzack-log", "version": 1, "game": "unter-spannung",
 ...     "options": {"players": 2}, "seed": 3, "actions": [
@@ -24,10 +24,10 @@ from typing import Annotated, Any, Generic, Literal
 
 import msgspec
 
+from zackzack.engine.table import Entry, Settings
 from zackzack.games import game
 from zackzack.games.base import ActionT, OptionsT, Rules, convert, plain
 from zackzack.games.errors import LogError
-from zackzack.table import Entry, Settings
 
 FORMAT = "zackzack-log"
 VERSION = 1

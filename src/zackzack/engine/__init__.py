@@ -1,0 +1,1 @@
+"""The engine: live tables, the clock, fair races, match logs and their replay."""
