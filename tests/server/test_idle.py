@@ -26,7 +26,8 @@ from zackzack.games.base import plain
 from zackzack.ratings import places
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Timing
-from zackzack.server.room import STALL_STAND_IN, STALL_WARNING, Room
+from zackzack.server.room import Room
+from zackzack.server.standins import STALL_STAND_IN, STALL_WARNING
 from zackzack.store import Store
 
 QUICK = Settings()

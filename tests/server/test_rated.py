@@ -17,7 +17,7 @@ from store.kit import DAY, Wall
 from zackzack.commands.ratings import rebuild
 from zackzack.engine.table import Settings
 from zackzack.ratings import NEW, Pool, Rating, match_changes, places
-from zackzack.server.room import STAND_IN_AFTER
+from zackzack.server.standins import STAND_IN_AFTER
 from zackzack.store import RatingRow, Store
 
 QUICK = Settings()

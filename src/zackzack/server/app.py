@@ -44,9 +44,10 @@ from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.logs import event
 from zackzack.server.protocol import Notice, encode
 from zackzack.server.replays import ReplayCache
-from zackzack.server.room import RUNNING, BotMaker, Room
+from zackzack.server.room import BotMaker, Room
 from zackzack.server.session import Session
 from zackzack.server.sharedlimits import SharedLimits
+from zackzack.server.standins import RUNNING
 from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store

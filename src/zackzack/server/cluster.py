@@ -24,6 +24,7 @@ import logging
 import secrets
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -289,7 +290,7 @@ class Cluster:
         Raises ``ClusterError`` when Redis cannot be reached."""
         self.tables, self._loop = tables, asyncio.get_running_loop()
         try:
-            await _awaited(self.redis.ping())
+            await awaited(self.redis.ping())
         except (RedisError, OSError) as error:
             raise ClusterError(f"cannot reach Redis at {shown_redis(self.config.redis)}: "
                                f"{' '.join(str(error).split())}") from None
@@ -312,10 +313,10 @@ class Cluster:
                 await task
         with contextlib.suppress(RedisError, OSError):
             for code in list(self.owned):
-                await _awaited(self.redis.eval(_RELEASE, 1, self._key("table", code),
-                                               self.node))
-            await _awaited(self.redis.delete(self._key("node", self.node),
-                                             self._key("lobby", self.node)))
+                await awaited(self.redis.eval(_RELEASE, 1, self._key("table", code),
+                                              self.node))
+            await awaited(self.redis.delete(self._key("node", self.node),
+                                            self._key("lobby", self.node)))
         self.owned.clear()
         self.valid_until = 0.0  # nothing more is this process's to do
         with contextlib.suppress(RedisError, OSError):
@@ -358,8 +359,8 @@ class Cluster:
 
     async def claim(self, code: str) -> bool:
         """Claim the ownerless table ``code`` (``SET NX``): whether it is this process's now."""
-        got = await _awaited(self.redis.set(self._key("table", code), self.node, nx=True,
-                                            px=self._ms))
+        got = await awaited(self.redis.set(self._key("table", code), self.node, nx=True,
+                                           px=self._ms))
         if got:
             self.owned.add(code)
         return bool(got)
@@ -374,12 +375,12 @@ class Cluster:
                                         else patience)
         while True:
             try:
-                owner = await _awaited(self.redis.get(self._key("table", code)))
+                owner = await awaited(self.redis.get(self._key("table", code)))
                 if owner is None or owner == self.node:
                     if self.tables.holds(code):
                         return None
                     match_id = self.tables.unfinished(code).get(code)
-                    waiting = None if match_id is not None else await _awaited(
+                    waiting = None if match_id is not None else await awaited(
                         self.redis.hget(self.waiting_key, code))
                     if match_id is None and waiting is None:
                         raise ProtocolError("no_such_table", f"there is no live table {code!r}")
@@ -402,7 +403,7 @@ class Cluster:
 
     async def _url_of(self, node: str) -> str | None:
         """The address of the living process ``node`` (``None``: it is gone)."""
-        url = await _awaited(self.redis.get(self._key("node", node)))
+        url = await awaited(self.redis.get(self._key("node", node)))
         return None if url is None else str(url)
 
     # The others ----------------------------------------------------------------------------
@@ -453,7 +454,7 @@ class Cluster:
             await pipe.execute()
         self._online_sent = now
         keys = [mine, *(self._key("online", node) for node in self.others)]
-        everyone = int(await _awaited(self.redis.eval(_COUNT, len(keys), *keys)))
+        everyone = int(await awaited(self.redis.eval(_COUNT, len(keys), *keys)))
         if everyone != self.everyone:
             self.everyone = everyone
             self.tables.others_changed()
@@ -506,13 +507,13 @@ class Cluster:
         began, was_valid = self._loop.time(), self.valid()
         lease = self.config.lease
         try:
-            info = await _awaited(self.redis.info("server"))
+            info = await awaited(self.redis.info("server"))
             run_id = str(info.get("run_id", ""))
             restarted = self.run_id is not None and run_id != self.run_id
             keys = [self._key("table", code) for code in self.owned]
-            lost: list[str] = await _awaited(self.redis.eval(
+            lost: list[str] = await awaited(self.redis.eval(
                 _RENEW, len(keys), *keys, self.node, self._ms, int(restarted))) if keys else []
-            await _awaited(self.redis.set(self._key("node", self.node), self.url, px=self._ms))
+            await awaited(self.redis.set(self._key("node", self.node), self.url, px=self._ms))
             if restarted:  # Redis forgot everything: this process's sets are written afresh
                 self._online_sent = self._waiting_sent = None
             await self._publish_now()
@@ -562,7 +563,7 @@ class Cluster:
         settle = self.config.lease * 4 / 3
         if not self.reachable or self._loop.time() - self.reachable_since < settle:
             return False
-        info = await _awaited(self.redis.info("server"))
+        info = await awaited(self.redis.info("server"))
         return int(info.get("uptime_in_seconds", 0)) >= settle
 
     async def _adopting(self) -> None:
@@ -584,46 +585,46 @@ class Cluster:
         assert self.tables is not None
         playing = {code: match_id for code, match_id in self.tables.unfinished().items()
                    if code not in self.owned}
-        described: dict[str, str] = await _awaited(self.redis.hgetall(self.waiting_key))
+        described: dict[str, str] = await awaited(self.redis.hgetall(self.waiting_key))
         waiting = {code: text for code, text in described.items()
                    if code not in self.owned and not text.startswith(self._own)}
         if not (playing or waiting) or not await self._settled():
             return
         codes = list(dict.fromkeys([*playing, *waiting]))
-        owners = await _awaited(self.redis.mget([self._key("table", code) for code in codes]))
+        owners = await awaited(self.redis.mget([self._key("table", code) for code in codes]))
         for code, owner in zip(codes, owners, strict=True):
             if owner is not None or not self.valid():
                 continue
             stale = code in waiting and (code in playing or self.tables.holds(code))
             if stale:  # it started (its match is taken over) or it is live here already
-                await _awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
+                await awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
             if code in playing:
                 if await self.claim(code):
                     self._take_over(code, playing[code])
             elif not stale and await self.claim(code) and not self._revive(code, waiting[code]):
-                await _awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
+                await awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
             await asyncio.sleep(0)
 
     def _take_over(self, code: str, match_id: str) -> bool:
         """The claimed table ``code`` is restored here (its key goes again if that fails)."""
         assert self.tables is not None
-        try:
-            if self.tables.take_over(code, match_id):
-                return True
-        except Exception:
-            log.exception("taking over table %s failed", code)
-        self.release(code)
-        return False
+        return self._made(code, partial(self.tables.take_over, code, match_id), "taking over")
 
     def _revive(self, code: str, text: str) -> bool:
         """The claimed table ``code``, which was waiting for its players on a process that is
         gone, is made again here from its description (its key goes again if that fails)."""
         assert self.tables is not None
+        return self._made(code, partial(self.tables.revive, code, text),
+                          "recreating waiting")
+
+    def _made(self, code: str, make: Callable[[], bool], doing: str) -> bool:
+        """Whether ``make`` made the claimed table ``code`` here; if not, its key goes again
+        (an error is logged as ``doing`` it)."""
         try:
-            if self.tables.revive(code, text):
+            if make():
                 return True
         except Exception:
-            log.exception("recreating waiting table %s failed", code)
+            log.exception("%s table %s failed", doing, code)
         self.release(code)
         return False
 
@@ -665,7 +666,7 @@ class Cluster:
                 async with self.redis.pubsub() as pubsub:
                     await pubsub.subscribe(self._channel, self._revocations)
                     async for key in self.redis.scan_iter(match=self._key("lobby", "*")):
-                        text = await _awaited(self.redis.get(key))
+                        text = await awaited(self.redis.get(key))
                         if text is not None:
                             self._heard(text)
                     while True:
@@ -703,20 +704,26 @@ class Cluster:
                 await asyncio.sleep(self.config.lease / 3)
 
     def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._calls.add(task)
-        task.add_done_callback(self._calls.discard)
-        task.add_done_callback(_quiet)
+        spawn(self._calls, work, "cluster")
 
 
-async def _awaited(call: Any) -> Any:
+async def awaited(call: Any) -> Any:
     """The answer of an asyncio Redis call (redis-py types them as sync or async)."""
     return await call
 
 
-def _quiet(task: asyncio.Future[Any]) -> None:
+def spawn(calls: set[asyncio.Future[Any]], work: Any, what: str) -> None:
+    """Run the Redis call ``work`` in the background, kept in ``calls`` until it ends; a
+    failure is only logged (as a ``what`` call's)."""
+    task = asyncio.ensure_future(work)
+    calls.add(task)
+    task.add_done_callback(calls.discard)
+    task.add_done_callback(partial(_quiet, what))
+
+
+def _quiet(what: str, task: asyncio.Future[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.warning("a cluster call failed: %s", task.exception())
+        log.warning("a %s call failed: %s", what, task.exception())
 
 
 class _HeldTimer:

@@ -42,8 +42,6 @@ from zackzack.server.protocol import (
 from zackzack.server.ratingbook import RatingBook
 from zackzack.server.room import (
     RECONNECT_GRACE,
-    STALL_STAND_IN,
-    STALL_WARNING,
     BotMaker,
     Room,
     Seat,
@@ -52,6 +50,7 @@ from zackzack.server.room import (
     rated_check,
 )
 from zackzack.server.sharedqueue import SharedMatchmaker
+from zackzack.server.standins import STALL_STAND_IN, STALL_WARNING
 from zackzack.store import Status, Store
 
 if TYPE_CHECKING:

@@ -174,28 +174,33 @@ class Matchmaker:
         """Queue ``seeker``'s player for a rated ``game`` of ``players`` people (moving them
         from the queue they were in); they are told at once, then matched when they can be."""
         self._check(seeker, game, players)
+        entry, left = self._join(seeker, game, players)
+        self._tell(entry)
+        self._search(game, players)
+        for other in self.waiting(game, players):
+            if other is not entry:
+                self._tell(other)
+        if left is not None:
+            self._update(left.game, left.players)
+        self._tick_later()
+
+    def _join(self, seeker: Seeker, game: str, players: int) -> tuple[Entry, Entry | None]:
+        """Put ``seeker``'s player in the (checked) queue, keeping their time if they were in
+        it already: their new entry, and the entry of the other queue they left, if any."""
         player = seeker.player
-        clock = self.lobby.clock
         old = self.entries.pop(player.id, None)
         if old is not None and old.seeker is not seeker:
             old.seeker.send(encode(Unqueued(reason="left")))
         same = old is not None and (old.game, old.players) == (game, players)
         mu = self.lobby.ratings.current(player.id, Pool.RATED, game).mu
         rating = self.lobby.ratings.shown(player.id, game)[0]
-        since = old.since if same and old is not None else clock.time()
+        since = old.since if same and old is not None else self.lobby.clock.time()
         offer = bot_for(game, self.lobby.ratings.level(player.id, game))
         entry = self.entries[player.id] = Entry(seeker, game, players, mu, rating, since,
                                                 next(self._seq), offer,
                                                 self.lobby.marks(player, seeker.address))
         event("queue_joined", player=player.id, game=game, players=players, rating=rating)
-        self._tell(entry)
-        self._search(game, players)
-        for other in self.waiting(game, players):
-            if other is not entry:
-                self._tell(other)
-        if old is not None and not same:
-            self._update(old.game, old.players)
-        self._tick_later()
+        return entry, None if same else old
 
     def _check(self, seeker: Seeker, game: str, players: int) -> None:
         """Raise the ``ProtocolError`` that refuses this ``seek``, if any."""

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-import msgspec
-
 from zackzack.engine.clock import Clock, Timer
 from zackzack.engine.matchlog import MatchLog
 from zackzack.engine.race import (
@@ -47,13 +45,9 @@ from zackzack.games import entry
 from zackzack.games.base import Event, MatchResult, RoundResult, Rules, plain
 from zackzack.games.errors import (
     BadAction,
-    IllegalAction,
-    NoSuchSeat,
-    NotPlaying,
-    RoundOver,
-    TooLate,
 )
 from zackzack.ratings import match_changes, places
+from zackzack.server.answers import Answer, Answers, ack
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal, Write
 from zackzack.server.limits import Limits, TokenBucket
@@ -71,33 +65,26 @@ from zackzack.server.protocol import (
     lobby_options,
 )
 from zackzack.server.ratingbook import RatingBook
+from zackzack.server.standins import (
+    RUNNING,
+    STALL_STAND_IN,
+    STALL_WARNING,
+    STAND_IN_AFTER,
+    STAND_IN_BOT,
+    StandIns,
+)
 from zackzack.server.tutorial import TUTOR, Tutor
 from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
 
 LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
                           "resumed"})
 """Events after which the lobby shows a table differently (its phase)."""
-RUNNING = (Phase.STARTING, Phase.PLAYING, Phase.BETWEEN)
-"""The phases in which a table runs by itself (and can be paused)."""
 RESUME_MS = 3000
 """The countdown before a paused table goes on."""
 RECONNECT_GRACE = 1.0
 """Seconds a person whose last connection to a table dropped still counts as there: a reload
 or a short network gap does not pause the table (nor list it as deserted). Their seat shows
 ``connected: false`` meanwhile: that is the truth."""
-STAND_IN_AFTER = 20.0
-"""Seconds a person's seat may stay empty in a running match before a bot plays it."""
-STAND_IN_BOT = "normal"
-"""The bot that plays a seat while its person is away."""
-STALL_WARNING = 15.0
-"""Seconds a running round may stand still (no accepted action, no automatic step) while it
-waits on a present person who could act, before they are warned: three times the slowest
-bot's thinking, far beyond a person's (``docs/rules.md``, *Eine Runde endet immer*)."""
-STALL_STAND_IN = 10.0
-"""Seconds from that warning until a stand-in plays their seat (until they act again): 25 s
-in all, so that no round stands still for longer than about 30 s."""
-ANSWERS_KEPT = 1024
-"""How many answers to actions with an id a room remembers per seat (for retries)."""
 TABLE_BURST = 20
 """``table`` messages a room sends each viewer at once when it changes (seats, readiness,
 viewers, names); beyond them the changes are coalesced: one message every ``TABLE_EVERY``
@@ -200,10 +187,10 @@ class Room:
         self.table = table
         self.arbiter = Arbiter(table)
         self._ledgers = [Ledger(Sightings(window_ms=reaction_ms)) for _ in seats]
-        self._round_ready: set[int] = set()
-        """Between rounds: the seats whose person said "ready" (``set_ready``)."""
         """What each seat was shown and its lag credit: the seat's, not a connection's, so
         that a new connection starts with what the seat had (``docs/fairness.md``)."""
+        self._round_ready: set[int] = set()
+        """Between rounds: the seats whose person said "ready" (``set_ready``)."""
         self.options_json = rules.options_to_json(options)
         """The options as JSON (they never change), as ``table`` messages carry them."""
         self.lobby_options = lobby_options(self.options_json)
@@ -228,36 +215,13 @@ class Room:
         self.over_since: float | None = None
         self.entries = 0
         self._bots: list[Stoppable] = []
-        self.stand_in_after = stand_in_after
-        self._stand_ins: dict[int, Stoppable] = {}
-        """Bots playing the seats of people who are away, by seat."""
-        self._away: dict[int, Timer] = {}
-        """When each empty person's seat gets its stand-in."""
-        self.stall_warning, self.stall_stand_in = stall_warning, stall_stand_in
-        self._still_since = clock.time()
-        """When the table last moved: an accepted action, an automatic step, a new phase."""
-        self._stall: Timer | None = None
-        """The one timer of the idle rule (``_stalled``), armed while it may have work."""
-        self._warned: dict[int, float] = {}
-        """Seats warned that the table waits on them, with when their stand-in comes."""
-        self._idle: set[int] = set()
-        """Seats played by a stand-in because their (present) person did not act."""
-        self._back: dict[int, float] = {}
-        """When each seat's person last took the seat back from such a stand-in."""
+        self.stand_ins = StandIns(self, after=stand_in_after, stall_warning=stall_warning,
+                                  stall_stand_in=stall_stand_in)
         self.reconnect_grace = reconnect_grace
         self._leaving: dict[Player, Timer] = {}
         """People whose last connection here dropped less than ``reconnect_grace`` ago (they
         still count as there), with the timer that ends it."""
-        self._answers: list[dict[tuple[str, str], _Answer]] = [{} for _ in seats]
-        """Per seat, the answers to its actions with an id, by (player, id), oldest first
-        (a watcher's actions are never remembered: they cannot push a seat's out)."""
-        limits = limits or Limits()
-        self._refusals = [TokenBucket(limits.refusals_per_seat_rate, limits.refusals_per_seat,
-                                      clock.time) for _ in seats] \
-            if limits.refusals_per_seat else []
-        """The refused actions each seat may have stored, from all its person's connections
-        together: while its bucket is empty, its actions are dropped before they reach the
-        table or the store (``Limits.refusals_per_seat``)."""
+        self._answers = Answers(len(seats), limits or Limits(), clock.time)
         self._broadcasts = TokenBucket(1 / TABLE_EVERY, TABLE_BURST, clock.time)
         self._table_due: Timer | None = None
         """The coalesced ``table`` message to every viewer, when one is due (``changed``)."""
@@ -282,7 +246,7 @@ class Room:
     def seat_infos(self) -> list[SeatInfo]:
         """Every seat as everybody may see it."""
         present = {viewer.player: viewer.wire.stats.quality for viewer in self.viewers}
-        game = self.rules.INFO.name
+        game, warned = self.rules.INFO.name, self.stand_ins.warned
         infos = []
         for index, seat in enumerate(self.seats):
             rating, provisional = (None, False) if seat.player is None \
@@ -290,9 +254,9 @@ class Room:
             infos.append(SeatInfo(
                 kind=seat.kind.value, name=seat.name,
                 player=seat.player.id if seat.player else None,
-                bot=STAND_IN_BOT if index in self._stand_ins else seat.bot,
-                stand_in_at=None if index not in self._warned else self.table.time_ms()
-                + max(0, round((self._warned[index] - self.clock.time()) * 1000)),
+                bot=STAND_IN_BOT if index in self.stand_ins.playing else seat.bot,
+                stand_in_at=None if index not in warned else self.table.time_ms()
+                + max(0, round((warned[index] - self.clock.time()) * 1000)),
                 connected=seat.kind is SeatKind.BOT or seat.player in present,
                 ready=self._seat_ready(index, seat),
                 lag=present.get(seat.player) if seat.player is not None else None,
@@ -302,7 +266,7 @@ class Room:
     def _seat_ready(self, index: int, seat: Seat) -> bool:
         """A bot or stand-in always; a person before the start as they said, between rounds
         once they said "ready" for the next one, else (the match runs) yes."""
-        if seat.kind is SeatKind.BOT or index in self._stand_ins:
+        if seat.kind is SeatKind.BOT or index in self.stand_ins.playing:
             return True
         if self.phase is Phase.BETWEEN:
             return index in self._round_ready
@@ -398,12 +362,12 @@ class Room:
         index = self.seat_of(viewer.player)
         if index is not None:  # a connection measured already is known to be this far
             self._reach(index)
-        self._stand_in_or_not()  # a returning person's stand-in leaves before anyone is told
+        self.stand_ins.update()  # a returning person's stand-in leaves before anyone is told
         self.changed()
         if self._table_due is not None:  # the others' message waits; the newcomer's cannot
             viewer.send(encode(self.state_for(viewer)))
         self._pause_or_resume()
-        self._watch()
+        self.stand_ins.watch()
         return True
 
     def detach(self, viewer: Viewer) -> None:
@@ -453,7 +417,7 @@ class Room:
         (3-2-1) when one is back. A table that did not pause goes on untouched."""
         if self.closed:
             return
-        if self._stand_in_or_not():
+        if self.stand_ins.update():
             self.changed()
         if self.phase is Phase.PAUSED:
             if not self.people_away() and not self.store_waiting:
@@ -472,123 +436,6 @@ class Room:
               match=self.match_id, phase=self.phase.value)
         if self.phase is not Phase.OVER:
             self._pause_or_resume()
-
-    def _stand_in_or_not(self) -> bool:
-        """A bot plays the seat of a person away longer than ``stand_in_after``, until they
-        are back; whether a stand-in left (the caller tells the viewers)."""
-        left = False
-        present = {viewer.player for viewer in self.viewers}  # 20 s from the drop, grace or not
-        running = self.phase in (*RUNNING, Phase.PAUSED)
-        for index, seat in enumerate(self.seats):
-            if index in self._idle and running:
-                continue  # it plays until its person acts (``_take_back``), here or not
-            if seat.player is not None and running and seat.player not in present:
-                if index not in self._stand_ins and index not in self._away:
-                    self._away[index] = self.clock.call_at(
-                        self.clock.time() + self.stand_in_after, partial(self._stand_in, index))
-                continue
-            timer = self._away.pop(index, None)
-            if timer is not None:
-                timer.cancel()
-            self._idle.discard(index)
-            stand_in = self._stand_ins.pop(index, None)
-            if stand_in is not None:
-                stand_in.stop()
-                event("stand_in_left", code=self.code, seat=index)
-                left = True
-        return left
-
-    def _stand_in(self, index: int, why: str = "away") -> None:
-        """The seat's person stayed away (``why`` ``"away"``) or let the table wait on them
-        (``"idle"``): a bot plays for them."""
-        self._away.pop(index, None)
-        if self.closed or self.phase not in (*RUNNING, Phase.PAUSED) or index in self._stand_ins:
-            return
-        rng = random.Random(secrets.randbits(64))
-        self._stand_ins[index] = self.bots.make(self.table, index, STAND_IN_BOT, rng,
-                                                ArbitratedLink(self.arbiter, index))
-        if why == "idle":
-            self._idle.add(index)
-        event("stand_in", code=self.code, seat=index, bot=STAND_IN_BOT, why=why)
-        self.changed()
-
-    # The idle rule: a round always ends (docs/rules.md) ------------------------------------
-
-    def _moved(self) -> None:
-        """The table moved (an accepted action, an automatic step, a new phase): it waits on
-        nobody now; warnings shown are over."""
-        self._still_since = self.clock.time()
-        if self._warned:
-            self._warned.clear()
-            self.changed()
-        self._watch()
-
-    def _watch(self) -> None:
-        """Arm the idle rule's timer if it is not armed: it finds its own next moment."""
-        if self._stall is None and not self.closed and not self.tutorial and self.people():
-            self._stall = self.clock.call_at(
-                max(self.clock.time(), self._still_since + self.stall_warning), self._stalled)
-
-    def _waited_on(self) -> set[int]:
-        """The seats the round waits on: a present person's, with no stand-in, that could act
-        while nothing is due by itself (no automatic step is pending: the rules' ``pending``
-        is ``None`` exactly while some seat has a legal action)."""
-        table = self.table
-        if table.phase is not Phase.PLAYING or table.countdown is not None:
-            return set()
-        present = {viewer.player for viewer in self.viewers}
-        state, legal = table.match.round, self.rules.legal_actions
-        return {index for index, seat in enumerate(self.seats)
-                if seat.player is not None and seat.player in present
-                and index not in self._stand_ins and legal(state, index)}
-
-    def _stalled(self) -> None:
-        """The round may have stood still long enough: warn whom it waits on, seat stand-ins
-        for those warned long enough ago, and arm the timer for the next moment."""
-        self._stall = None
-        if self.closed or self.phase in (Phase.WAITING, Phase.OVER):
-            return
-        now = self.clock.time() + 1e-6
-        waiting = self._waited_on()
-        told = False
-        for index, at in list(self._warned.items()):
-            if index not in waiting:
-                del self._warned[index]
-                told = True
-            elif at <= now:
-                del self._warned[index]
-                self._stand_in(index, "idle")  # which tells everyone
-        nexts = list(self._warned.values())
-        for index, seat in enumerate(self.seats):
-            if seat.player is None or index in self._stand_ins or index in self._warned:
-                continue
-            due = max(self._still_since, self._back.get(index, 0.0)) + self.stall_warning
-            if due > now:
-                nexts.append(due)
-            elif index in waiting:
-                self._warned[index] = at = self.clock.time() + self.stall_stand_in
-                nexts.append(at)
-                event("idle_warning", code=self.code, seat=index,
-                      stand_in_in=self.stall_stand_in)
-                told = True
-        if told:
-            self.changed()
-        if nexts and not self.closed:
-            self._stall = self.clock.call_at(min(nexts), self._stalled)
-
-    def _take_back(self, index: int) -> None:
-        """Seat ``index``'s person acts: a stand-in that played for them because they let the
-        table wait leaves (the action goes on to the table)."""
-        if index not in self._idle:
-            return
-        self._idle.discard(index)
-        self._back[index] = self.clock.time()
-        stand_in = self._stand_ins.pop(index, None)
-        if stand_in is not None:
-            stand_in.stop()
-            event("stand_in_left", code=self.code, seat=index, why="acted")
-        self.changed()
-        self._watch()
 
     def join(self, viewer: Viewer, index: int | None) -> None:
         """Seat ``viewer``'s player (back in their own seat if they have one) and show them;
@@ -701,7 +548,7 @@ class Room:
             self.match_id = match_id
             self.journal.own(self.match_id, 0)
         self.start_bots()
-        self._stand_in_or_not()
+        self.stand_ins.update()
         self.started_at = at
         self.table.start(at=at)
         event("match_started", code=self.code, match=self.match_id, game=self.rules.INFO.name)
@@ -724,7 +571,7 @@ class Room:
         self.started_at = log.start_ms
         self._entry = self._refs = None
         self.start_bots()
-        self._stand_in_or_not()
+        self.stand_ins.update()
         missing = self.table.match.results[stored:]
         if missing:  # the crash came between a round's last action and its result
             totals = {event.result.number: event.totals for step in replay(log).steps
@@ -750,7 +597,7 @@ class Room:
     # Playing -------------------------------------------------------------------------------
 
     def act(self, viewer: Viewer, ref: int, data: dict[str, Any],
-            answer: Callable[[Ack], object], act_id: str | None = None) -> None:
+            answer: Answer, act_id: str | None = None) -> None:
         """Submit ``viewer``'s action; ``answer`` gets whether the table took it and why not,
         once the arbiter has decided (at once, or after the decision window). An action
         with an ``act_id`` this player used before is not applied again: it gets the first
@@ -759,21 +606,11 @@ class Room:
         if index is None:
             answer(Ack(ref=ref, ok=False, code="not_seated", reason="you are watching"))
             return
-        if act_id is not None:
-            key, answers = (viewer.player.id, act_id), self._answers[index]
-            known = answers.get(key)
-            if known is not None:
-                known.join(ref, answer)
-                return
-            if self._refused_too_often(index, ref, answer):
-                return
-            known = answers[key] = _Answer()
-            if len(answers) > ANSWERS_KEPT:
-                del answers[next(iter(answers))]
-            answer = known.first(answer)
-        elif self._refused_too_often(index, ref, answer):
+        kept = self._answers.admit(index, viewer.player.id, ref, answer, act_id)
+        if kept is None:
             return
-        self._take_back(index)
+        answer = kept
+        self.stand_ins.take_back(index)
         if self.phase is Phase.WAITING:
             answer(Ack(ref=ref, ok=False, code="not_playing",
                        reason="the match has not started"))
@@ -788,25 +625,14 @@ class Room:
         self.arbiter.submit(index, admitted.action, admitted.credit,
                             partial(self._answer, ref, answer, index), admitted.newest)
 
-    def _refused_too_often(self, index: int, ref: int, answer: Callable[[Ack], object]) -> bool:
-        """Whether seat ``index`` used up its stored refusals (``Limits.refusals_per_seat``):
-        then this action is dropped (``rate_limited``) before the table or the store sees it."""
-        if not self._refusals or self._refusals[index].wait() == 0:
-            return False
-        answer(Ack(ref=ref, ok=False, code="rate_limited", reason="too many refused actions "
-                   "from your seat; this one was dropped"))
-        return True
-
-    def _answer(self, ref: int, answer: Callable[[Ack], object], index: int,
+    def _answer(self, ref: int, answer: Answer, index: int,
                 outcome: Outcome) -> None:
         """The table's answer to action ``ref`` of seat ``index``, unless the table was taken
         over meanwhile (then nothing of it may be told: it was not stored). A refusal the
         table stored counts against the seat's ``refusals_per_seat``."""
-        if self._refusals and isinstance(outcome, IllegalAction) \
-                and not isinstance(outcome, NotPlaying | RoundOver | NoSuchSeat):
-            self._refusals[index].take()
+        self._answers.decided(index, outcome)
         if not self.released:
-            _ack(ref, answer, outcome)
+            ack(ref, answer, outcome)
 
     def _on_entry(self, entry: Entry) -> None:
         """Every action that reaches the table is journaled (a later restore replays it)."""
@@ -848,7 +674,7 @@ class Room:
         assert match_id is not None
         self._note_stats()
         result = plain(final)
-        abandoned = sorted(i for i in self._stand_ins if self.seats[i].player is not None)
+        abandoned = sorted(i for i in self.stand_ins.playing if self.seats[i].player is not None)
         placed = places(result, len(self.seats), abandoned)
         game, end_ms = self.rules.INFO.name, self.table.now
         done: list[tuple[list[Any], int]] = []
@@ -882,7 +708,7 @@ class Room:
         ended = between = False
         if seat is None:
             if not all(type(event) is Penalised for event in events):
-                self._moved()
+                self.stand_ins.moved()
             if any(isinstance(event, MatchEnded) for event in events):
                 self.over_since = self.clock.time()
                 self.stop_bots()
@@ -943,29 +769,16 @@ class Room:
 
     def stop_bots(self) -> None:
         """Stop every bot at the table, stand-ins too."""
-        for bot in (*self._bots, *self._stand_ins.values()):
+        for bot in self._bots:
             bot.stop()
         self._bots.clear()
-        self._stand_ins.clear()
-        for timer in self._away.values():
-            timer.cancel()
-        self._away.clear()
-        self._idle.clear()
-        self._warned.clear()
-        if self._stall is not None:
-            self._stall.cancel()
-            self._stall = None
+        self.stand_ins.stop()
 
     def close(self) -> None:
         """Close the room: bots stop, a running match is stored as abandoned, viewers leave."""
         if self.closed:
             return
-        self.stop_bots()
-        if self._table_due is not None:
-            self._table_due.cancel()
-        for timer in self._leaving.values():
-            timer.cancel()
-        self._leaving.clear()
+        self._stop_timers()
         if self.match_id is not None and self.phase is not Phase.OVER:
             self.journal.flush()
             if not self.closed:  # not taken over meanwhile
@@ -977,6 +790,15 @@ class Room:
         for viewer in list(self.viewers):
             viewer.moved_out(self)
         self.viewers.clear()
+
+    def _stop_timers(self) -> None:
+        """Bots stop, and so do the coalesced ``table`` message and the reconnect graces."""
+        self.stop_bots()
+        if self._table_due is not None:
+            self._table_due.cancel()
+        for timer in self._leaving.values():
+            timer.cancel()
+        self._leaving.clear()
 
     def _abandoned(self, match_id: str) -> None:
         """The match is stored as abandoned."""
@@ -990,54 +812,10 @@ class Room:
         if self.closed:
             return
         self.closed = self.released = True
-        self.stop_bots()
-        if self._table_due is not None:
-            self._table_due.cancel()
-        for timer in self._leaving.values():
-            timer.cancel()
-        self._leaving.clear()
+        self._stop_timers()
         self.table.halt()  # now, and once more after the table's own call that led here (a
         self.clock.call_at(self.clock.time(), self.table.halt)  # round may be ending in it)
         for viewer in list(self.viewers):
             viewer.relocate(self.code, url)
         self.viewers.clear()
 
-
-def _ack(ref: int, answer: Callable[[Ack], object], outcome: Outcome) -> None:
-    """The table's answer to action ``ref`` as an ``ack``."""
-    if not isinstance(outcome, IllegalAction):
-        answer(Ack(ref=ref, ok=True))
-    elif isinstance(outcome, TooLate):
-        answer(Ack(ref=ref, ok=False, code=outcome.code, reason=str(outcome),
-                   winner=outcome.winner, margin_ms=outcome.margin_ms))
-    else:
-        answer(Ack(ref=ref, ok=False, code=outcome.code, reason=str(outcome)))
-
-
-class _Answer:
-    """The answer to one action with an id: given to the first ``ref`` and to every retry."""
-
-    __slots__ = ("ack", "waiting")
-
-    def __init__(self) -> None:
-        self.ack: Ack | None = None
-        self.waiting: list[tuple[int, Callable[[Ack], object]]] = []
-
-    def first(self, answer: Callable[[Ack], object]) -> Callable[[Ack], object]:
-        """``answer`` that also keeps the answer and gives it to the retries waiting for it."""
-
-        def answered(ack: Ack) -> None:
-            self.ack = ack
-            answer(ack)
-            for ref, retry in self.waiting:
-                retry(msgspec.structs.replace(ack, ref=ref))
-            self.waiting.clear()
-
-        return answered
-
-    def join(self, ref: int, answer: Callable[[Ack], object]) -> None:
-        """A retry with ``ref``: the first answer, now or once it is known."""
-        if self.ack is not None:
-            answer(msgspec.structs.replace(self.ack, ref=ref))
-        else:
-            self.waiting.append((ref, answer))

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from redis.exceptions import RedisError
 
+from zackzack.server.cluster import awaited, spawn
 from zackzack.server.identity import TooManyAttempts, token_hash
 from zackzack.server.limits import Limits, client_key
 from zackzack.words.names import name_key
@@ -166,17 +167,14 @@ class SharedLimits:
             return 0.0
 
         async def call() -> int:
-            found: Any = await _awaited(self.cluster.redis.eval(
+            found: Any = await awaited(self.cluster.redis.eval(
                 _BUCKET, 1, self._key(f"limit:{kind}", key), rate, burst, cost))
             return int(found)
 
         return _wait(await self._ask(call, 0))
 
     def _later(self, work: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(work)
-        self._calls.add(task)
-        task.add_done_callback(self._calls.discard)
-        task.add_done_callback(_quiet)
+        spawn(self._calls, work, "cluster limit's")
 
     # New players and websockets -------------------------------------------------------------
 
@@ -192,7 +190,7 @@ class SharedLimits:
         others = [cluster.key("conns", node) for node in cluster.others]
 
         async def call() -> list[int]:
-            found: Any = await _awaited(cluster.redis.eval(
+            found: Any = await awaited(cluster.redis.eval(
                 _CONNECT, 2 + len(others), self._conns, self._key("limit:new_player", ip),
                 *others, tag(ip), limits.connections_per_ip, here,
                 int(cluster.config.lease * 1000), limits.new_players_rate,
@@ -211,7 +209,7 @@ class SharedLimits:
         left = self.per_ip().get(ip, 0)
         if self.cluster.reachable:
             redis = self.cluster.redis
-            self._later(self._ask(lambda: _awaited(
+            self._later(self._ask(lambda: awaited(
                 redis.hset(self._conns, tag(ip), str(left)) if left
                 else redis.hdel(self._conns, tag(ip))), 0))
 
@@ -253,7 +251,7 @@ class SharedLimits:
             return None
 
         async def call() -> list[Any]:
-            found: list[Any] = await _awaited(self.cluster.redis.zmscore(self._known(name), wanted))
+            found: list[Any] = await awaited(self.cluster.redis.zmscore(self._known(name), wanted))
             return found
 
         scores = await self._ask(call, [None] * len(wanted))
@@ -272,7 +270,7 @@ class SharedLimits:
         key = self._known(name)
 
         async def write() -> None:
-            now = await _awaited(self.cluster.redis.time())
+            now = await awaited(self.cluster.redis.time())
             async with self.cluster.redis.pipeline(transaction=True) as pipe:
                 pipe.zadd(key, {tag(mark): float(now[0]) for mark in marks})
                 pipe.zremrangebyrank(key, 0, -KNOWN_PER_ACCOUNT - 1)
@@ -364,13 +362,3 @@ class SharedLimits:
                 await self._ask(write, None)
             except Exception:
                 log.exception("counting the websockets in Redis failed")
-
-
-async def _awaited(call: Any) -> Any:
-    """The answer of an asyncio Redis call (redis-py types them as sync or async)."""
-    return await call
-
-
-def _quiet(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a cluster limit's call failed: %s", task.exception())

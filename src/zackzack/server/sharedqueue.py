@@ -29,7 +29,7 @@ import msgspec
 from redis.exceptions import RedisError
 
 from zackzack.games import GAMES
-from zackzack.ratings import Pool, bot_for
+from zackzack.server.cluster import awaited, spawn
 from zackzack.server.identity import Player
 from zackzack.server.logs import event
 from zackzack.server.matchmaking import (
@@ -177,7 +177,7 @@ class SharedMatchmaker(Matchmaker):
         self._busy = False
         self._lock = asyncio.Lock()
         """Searching and writing a new ticket, one at a time."""
-        self._calls: set[asyncio.Task[Any]] = set()
+        self._calls: set[asyncio.Future[Any]] = set()
 
     # Coming and going ----------------------------------------------------------------------
 
@@ -190,25 +190,14 @@ class SharedMatchmaker(Matchmaker):
         if any(ref.phase not in ("waiting", "over") for ref in self.cluster.seated(player.id)):
             raise ProtocolError("playing_elsewhere", "you are playing a match: finish it "
                                 "first (a new one would leave your seat to a stand-in)")
-        old = self.entries.pop(player.id, None)
-        if old is not None and old.seeker is not seeker:
-            old.seeker.send(encode(Unqueued(reason="left")))
-        same = old is not None and (old.game, old.players) == (game, players)
-        mu = self.lobby.ratings.current(player.id, Pool.RATED, game).mu
-        rating = self.lobby.ratings.shown(player.id, game)[0]
-        wall = time.time()
-        since = old.since if same and old is not None else clock.time()
-        offer = bot_for(game, self.lobby.ratings.level(player.id, game))
-        marks = self.lobby.marks(player, seeker.address)
-        entry = self.entries[player.id] = Entry(seeker, game, players, mu, rating, since,
-                                                next(self._seq), offer, marks)
+        entry, left = self._join(seeker, game, players)
         ticket = Ticket(self.cluster.node, secrets.token_hex(6), player.id, game, players,
-                        rating, wall - (clock.time() - since), offer, marks=tuple(sorted(marks)))
+                        entry.rating, time.time() - (clock.time() - entry.since), entry.offer,
+                        marks=tuple(sorted(entry.marks)))
         self.tickets.pop(player.id, None)  # written again by ``_enter``
-        event("queue_joined", player=player.id, game=game, players=players, rating=rating)
         self._tell(entry)
-        if old is not None and not same:
-            self._update(old.game, old.players)
+        if left is not None:
+            self._update(left.game, left.players)
         self._spawn(self._enter(entry, ticket))
 
     async def _enter(self, entry: Entry, ticket: Ticket) -> None:
@@ -219,18 +208,18 @@ class SharedMatchmaker(Matchmaker):
             try:
                 if self.entries.get(player) is not entry:
                     return  # gone meanwhile
-                found = await _awaited(redis.hget(self.key, player))
+                found = await awaited(redis.hget(self.key, player))
                 old = _decoded(found) if found is not None else None
                 if old is not None and old.matched is None and old.since < ticket.since \
                         and (old.game, old.players) == (ticket.game, ticket.players):
                     ticket = msgspec.structs.replace(ticket, since=old.since)
                     entry.since = self.lobby.clock.time() - (time.time() - old.since)
                 text = msgspec.json.encode(ticket).decode()
-                await _awaited(redis.hset(self.key, player, text))
+                await awaited(redis.hset(self.key, player, text))
                 if self.entries.get(player) is entry:
                     self.tickets[player] = (ticket, text)
                 else:  # left while it was being written
-                    await _awaited(redis.eval(_DROP, 1, self.key, player, text))
+                    await awaited(redis.eval(_DROP, 1, self.key, player, text))
             except (RedisError, OSError):
                 if self.entries.get(player) is entry:
                     self._remove(entry.seeker)
@@ -254,9 +243,9 @@ class SharedMatchmaker(Matchmaker):
         is told of the match after all (the table is theirs)."""
         redis = self.cluster.redis
         try:
-            if await _awaited(redis.eval(_DROP, 1, self.key, ticket.player, text)):
+            if await awaited(redis.eval(_DROP, 1, self.key, ticket.player, text)):
                 return
-            found = await _awaited(redis.hget(self.key, ticket.player))
+            found = await awaited(redis.hget(self.key, ticket.player))
         except (RedisError, OSError):
             return  # written again nowhere: it goes with this process's node key
         if found is not None:
@@ -306,11 +295,11 @@ class SharedMatchmaker(Matchmaker):
         redis = self.cluster.redis
         mine = list(self.tickets.values())
         if mine:
-            changed = await _awaited(redis.eval(_RENEW, 1, self.key, *(
+            changed = await awaited(redis.eval(_RENEW, 1, self.key, *(
                 part for ticket, text in mine for part in (ticket.player, text))))
             for player, text in zip(changed[::2], changed[1::2], strict=True):
                 await self._changed(player, text)
-        found: dict[str, str] = await _awaited(redis.hgetall(self.key))
+        found: dict[str, str] = await awaited(redis.hgetall(self.key))
         held = []
         for text in found.values():
             try:
@@ -318,13 +307,13 @@ class SharedMatchmaker(Matchmaker):
             except msgspec.DecodeError:
                 continue
         nodes = sorted({ticket.node for ticket, _ in held} - {self.cluster.node})
-        urls = await _awaited(redis.mget([self.cluster.key("node", node) for node in nodes])) \
+        urls = await awaited(redis.mget([self.cluster.key("node", node) for node in nodes])) \
             if nodes else []
         alive = {node for node, url in zip(nodes, urls, strict=True) if url is not None}
         alive.add(self.cluster.node)
         for ticket, text in held:
             if ticket.node not in alive:
-                await _awaited(redis.eval(_DROP, 1, self.key, ticket.player, text))
+                await awaited(redis.eval(_DROP, 1, self.key, ticket.player, text))
         waiting = sorted((pair for pair in held if pair[0].node in alive
                           and pair[0].matched is None), key=lambda p: (p[0].since, p[0].token))
         self.counts = {}
@@ -360,7 +349,7 @@ class SharedMatchmaker(Matchmaker):
         seeker.send(encode(Unqueued(reason="matched", code=ticket.matched)))
         seeker.send(encode(Moved(code=ticket.matched, url=ticket.url)))
         event("queue_sent", player=ticket.player, code=ticket.matched, url=ticket.url)
-        await _awaited(self.cluster.redis.eval(_DROP, 1, self.key, ticket.player, text))
+        await awaited(self.cluster.redis.eval(_DROP, 1, self.key, ticket.player, text))
 
     async def _match(self, group: list[Held]) -> None:
         """Take the group's tickets (if nobody changed since they were read) and start its
@@ -386,7 +375,7 @@ class SharedMatchmaker(Matchmaker):
             marked = msgspec.structs.replace(member.ticket, matched=code, url=self.cluster.url)
             parts += [member.ticket.player, member.text,
                       "" if seeker is not None else msgspec.json.encode(marked).decode()]
-        if not await _awaited(self.cluster.redis.eval(_TAKE, 1, self.key, *parts)):
+        if not await awaited(self.cluster.redis.eval(_TAKE, 1, self.key, *parts)):
             self.cluster.pool[False].append(code)  # claimed still: for the next table
             return
         for member, seeker in zip(group, seekers, strict=True):
@@ -442,15 +431,7 @@ class SharedMatchmaker(Matchmaker):
             bot=entry.offer if waited >= OFFER_BOT_AFTER - 1e-9 else None)))
 
     def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._calls.add(task)
-        task.add_done_callback(self._calls.discard)
-        task.add_done_callback(_quiet)
-
-
-async def _awaited(call: Any) -> Any:
-    """The answer of an asyncio Redis call (redis-py types them as sync or async)."""
-    return await call
+        spawn(self._calls, work, "queue")
 
 
 def _decoded(text: str) -> Ticket | None:
@@ -458,8 +439,3 @@ def _decoded(text: str) -> Ticket | None:
         return msgspec.json.decode(text, type=Ticket)
     except msgspec.DecodeError:
         return None
-
-
-def _quiet(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a queue call failed: %s", task.exception())

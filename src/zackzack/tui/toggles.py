@@ -17,46 +17,36 @@ Screen RadioSet > {name}.-on > .toggle--button {{ color: $text-success; }}
 """
 
 
-def _bracketed(button: ToggleButton, inner: str) -> Content:
-    """The button as brackets around its state, all in the button's colours (Textual draws
-    the brackets in the button's background colour: invisible without colour)."""
-    return Content.assemble((f"{button.BUTTON_LEFT}{inner}{button.BUTTON_RIGHT}",
-                             button.get_visual_style("toggle--button")))
+class _Bracketed(ToggleButton):
+    """A toggle drawn as brackets around ``BUTTON_INNER`` when on and a blank when off, all in
+    the button's colours (Textual draws the brackets in the button's background colour:
+    invisible without colour). It comes second among a widget's bases: Textual takes CSS
+    from the first base only."""
+
+    @property
+    def _button(self) -> Content:
+        inner = self.BUTTON_INNER if self.value else " "
+        return Content.assemble((f"{self.BUTTON_LEFT}{inner}{self.BUTTON_RIGHT}",
+                                 self.get_visual_style("toggle--button")))
 
 
-class Choice(RadioButton):
+class Choice(RadioButton, _Bracketed):
     """A radio button drawn as ``(●)`` when chosen and ``( )`` when not."""
 
     SCOPED_CSS = False  # the rules look at the radio set around it
     DEFAULT_CSS = _TOGGLE_CSS.format(name="Choice")
     BUTTON_LEFT = "("
     BUTTON_RIGHT = ")"
-
-    @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]
-        """The inside of the button: its state."""
-        return "●" if self.value else " "
-
-    @property
-    def _button(self) -> Content:
-        return _bracketed(self, self.BUTTON_INNER)
+    BUTTON_INNER = "●"
 
 
-class Tick(Checkbox):
+class Tick(Checkbox, _Bracketed):
     """A check box drawn as ``[✓]`` when ticked and ``[ ]`` when not."""
 
     DEFAULT_CSS = _TOGGLE_CSS.format(name="Tick")
     BUTTON_LEFT = "["
     BUTTON_RIGHT = "]"
-
-    @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]
-        """The inside of the box: its state."""
-        return "✓" if self.value else " "
-
-    @property
-    def _button(self) -> Content:
-        return _bracketed(self, self.BUTTON_INNER)
+    BUTTON_INNER = "✓"
 
 
 class Field(Input):

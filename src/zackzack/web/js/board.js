@@ -159,6 +159,47 @@ export function pendingCard(arts, card) {
   return el;
 }
 
+// One's own actions shown at once (`pendingCard`, oldest first) until the table answers;
+// `relabel` redraws the board's labels when one goes.
+/** @template {{el: HTMLElement, shown: HTMLElement}} P */
+export class Pendings {
+  /** @param {() => void} relabel */
+  constructor(relabel) {
+    /** @type {P[]} */
+    this.all = [];
+    this.relabel = relabel;
+  }
+
+  // Show `pending` in `where` (a pile, an empty place); its card leaves where it was.
+  /** @param {P} pending @param {HTMLElement} where */
+  show(pending, where) {
+    this.all.push(pending);
+    where.append(pending.shown);
+    pending.el.classList.add("sent", "pending");
+  }
+
+  // The table took the first that `match`es: the view has just drawn its card where the
+  // pending picture is, which goes in the same frame. Whether one was pending.
+  /** @param {(pending: P) => boolean} match */
+  confirm(match) {
+    const pending = this.all.find(match);
+    if (!pending) return false;
+    pending.el.classList.remove("sent", "pending");
+    this.settle(pending);
+    return true;
+  }
+
+  // `pending` is answered: its picture goes.
+  /** @param {P} pending */
+  settle(pending) {
+    const i = this.all.indexOf(pending);
+    if (i < 0) return;
+    this.all.splice(i, 1);
+    pending.shown.remove();
+    this.relabel();
+  }
+}
+
 // A wrong card pressed shortly after its pile changed (another's card, the table's own step):
 // the note says so, "The pile had changed to 7 ±2 only 540 ms before" (issue 30), so that a
 // freeze after a near miss is understood. `age`: ms from that top's first frame to the

@@ -6,8 +6,8 @@
 // nothing. An empty place (or M) asks which card moves into it. H marks the fitting cards.
 
 import {
-  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, plate, shake, showNote, slideBack, stack, tag,
-  tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
+  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, Pendings, plate, shake, showNote, slideBack,
+  stack, tag, tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
 } from "../../js/board.js";
 import { cardEl, chip, setCard } from "../../js/art.js";
 import { flyFrom, h, store } from "../../js/dom.js";
@@ -62,9 +62,14 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     this.said = [null, null];
     // Own cards shown before the table's answer: {kind: "play", card, pile} on a pile or
     // {kind: "move", source, target} in an empty place, with `el` (the card pressed) and
-    // `shown` (its pending picture), oldest first.
-    /** @type {Pending[]} */
-    this.pending = [];
+    // `shown` (its pending picture).
+    /** @type {Pendings<Pending>} */
+    this.pending = new Pendings(() => {
+      if (!this.state) return;
+      this.labelPile(0);
+      this.labelPile(1);
+      this.mark();
+    });
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600, (versions) => ctx.shown?.(versions));
     this.sides = [this.side("them"), this.side("me")];
     this.piles = [0, 1].map((p) => this.pileEl(p));
@@ -226,7 +231,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       pile: t(i ? "board_pile_right" : "board_pile_left"),
       card: topCard ? ART.cardName(topCard) : t("board_pile_none"), key: PILE_KEY_NAMES[i],
     });
-    const waiting = this.pending.filter((p) => p.kind === "play" && p.pile === i)
+    const waiting = this.pending.all.filter((p) => p.kind === "play" && p.pile === i)
       .map((p) => t("board_pending", { card: ART.cardName(p.card) }));
     this.piles[i].pile.setAttribute("aria-label", [label, ...waiting].join(", "));
   }
@@ -256,7 +261,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       let label = card ? t("board_play", { card: ART.cardName(card), key })
         : t("board_empty_place", { n: key, key });
       if (card && under) label += `, ${t("board_under", { n: under })}`;
-      const moving = this.pending.find((p) => p.kind === "move" && p.target === k);
+      const moving = this.pending.all.find((p) => p.kind === "move" && p.target === k);
       if (!card && moving) label += `, ${t("board_pending", { card: ART.cardName(moving.card) })}`;
       el.setAttribute("aria-label", fits ? `${label} – ${t("board_fits")}` : label);
     });
@@ -302,13 +307,13 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       if (event.type === "played") {
         // One's own card already shown (pending) does not fly in again.
         const mine = event.seat === this.ctx.me()
-          && this.confirm((p) => p.kind === "play" && p.card === event.card && p.pile === event.pile);
+          && this.pending.confirm((p) => p.kind === "play" && p.card === event.card && p.pile === event.pile);
         if (!mine) flyFrom(this.piles[event.pile].top, before.get(`${event.seat}:${event.place}`));
         if (event.revealed) flip(placeEl(event.seat, event.place)?.querySelector(":scope > .card"));
         this.ctx.call(ART.callOf(event.card), event.seat, this.callEl, false);
       } else if (event.type === "moved") {
         const mine = event.seat === this.ctx.me()
-          && this.confirm((p) => p.kind === "move" && p.source === event.source && p.target === event.target);
+          && this.pending.confirm((p) => p.kind === "move" && p.source === event.source && p.target === event.target);
         if (!mine) {
           flyFrom(placeEl(event.seat, event.target)?.querySelector(":scope > .card"),
             before.get(`${event.seat}:${event.source}`));
@@ -351,7 +356,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
 
   /** @param {number} p */
   shownStands(p) {
-    const last = this.pending.filter((q) => q.kind === "play" && q.pile === p).pop();
+    const last = this.pending.all.filter((q) => q.kind === "play" && q.pile === p).pop();
     const shown = last && parseFr(last.card);
     return shown && !shown.joker ? [shown.rank] : this.state.stands[p];
   }
@@ -464,7 +469,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
     const card = this.myTop(source);
     const el = this.sides[1].places[source].querySelector(":scope > .card");
     const place = this.sides[1].places[into];
-    if (!card || el.classList.contains("sent") || this.pending.some((q) => q.target === into)) {
+    if (!card || el.classList.contains("sent") || this.pending.all.some((q) => q.target === into)) {
       return undefined;
     }
     const record = timing.pressed(GAME, "move", at);
@@ -479,12 +484,8 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   // Show `pending` in `where` (a pile, an empty place) at once; its card leaves its place.
   /** @param {Pending} pending @param {HTMLElement} where @param {timing.Play} record */
   show(pending, where, record) {
-    this.pending.push(pending);
-    where.append(pending.shown);
-    pending.el.classList.add("sent", "pending");
-    this.labelPile(0);
-    this.labelPile(1);
-    this.mark();
+    this.pending.show(pending, where);
+    this.pending.relabel();
     timing.shown(record);
   }
 
@@ -493,7 +494,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
   /** @param {Pending} pending @param {timing.Play} record @param {any} ack */
   answered(pending, record, ack) {
     timing.decided(record, ack);
-    this.settle(pending);
+    this.pending.settle(pending);
     const { el } = pending;
     el.classList.remove("sent", "pending");
     if (ack.ok) return;
@@ -504,29 +505,6 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       if (pending.changed) announce(pending.changed);
     }
     this.ctx.refused(ack);
-  }
-
-  // The table took one's own pending action (the first that `match`es): the view has just
-  // drawn its card where the pending picture is, which goes in the same frame.
-  /** @param {(pending: Pending) => boolean} match */
-  confirm(match) {
-    const pending = this.pending.find(match);
-    if (!pending) return false;
-    pending.el.classList.remove("sent", "pending");
-    this.settle(pending);
-    return true;
-  }
-
-  /** @param {Pending} pending */
-  settle(pending) {
-    const i = this.pending.indexOf(pending);
-    if (i < 0) return;
-    this.pending.splice(i, 1);
-    pending.shown.remove();
-    if (!this.state) return;
-    this.labelPile(0);
-    this.labelPile(1);
-    this.mark();
   }
 
   // Clicks, taps and drags: a short press is a click, a longer way is a drag.

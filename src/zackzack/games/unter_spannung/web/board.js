@@ -5,8 +5,8 @@
 // H marks the cards that fit (hints).
 
 import {
-  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, plate, shake, showNote, slideBack, stack, tag,
-  tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
+  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, Pendings, plate, shake, showNote, slideBack,
+  stack, tag, tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
 } from "../../js/board.js";
 import { cardEl, setCard } from "../../js/art.js";
 import { flyFrom, glide, h, positions, store, sync } from "../../js/dom.js";
@@ -151,8 +151,8 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     KEPT.set(root, { where: location.pathname, keys: this.keys });
     this.hints = store(HINTS_KEY) === "1";
     this.saidTop = null;
-    /** @type {Pending[]} */
-    this.pending = []; // own cards shown on the pile before the table's answer, oldest first
+    /** @type {Pendings<Pending>} */
+    this.pending = new Pendings(() => this.labelPile()); // own cards shown on the pile
     this.sightings = new Sightings(() => ctx.reactionMs?.() ?? 600, (versions) => ctx.shown?.(versions));
     this.el = h("div", { class: "board us" },
       this.others = h("div", { class: "others" }),
@@ -256,7 +256,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
   labelPile() {
     if (!this.state) return;
     const label = t("board_discard", { card: ART.cardName(this.state.top) });
-    const waiting = this.pending.map((p) => t("board_pending", { card: ART.cardName(p.card) }));
+    const waiting = this.pending.all.map((p) => t("board_pending", { card: ART.cardName(p.card) }));
     this.pile.setAttribute("aria-label", [label, ...waiting].join(", "));
   }
 
@@ -317,7 +317,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     for (const event of events) {
       if (event.type === "played") {
         // One's own card already shown (pending): it is there, it does not fly in again.
-        if (event.seat === me && this.confirm(event.card)) {
+        if (event.seat === me && this.pending.confirm((p) => p.card === event.card)) {
           this.ctx.call(parseUs(event.card)?.value ?? "", event.seat, this.callEl);
           continue;
         }
@@ -390,9 +390,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     const card = el.dataset.card ?? "";
     const record = timing.pressed(GAME, "play", at);
     const pending = { card, el, shown: pendingCard(ART, card) };
-    this.pending.push(pending);
-    this.pile.append(pending.shown);
-    el.classList.add("sent", "pending");
+    this.pending.show(pending, this.pile);
     this.labelPile();
     timing.shown(record);
     this.keys.pressed(Number(el.dataset.place));
@@ -400,7 +398,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     const changed = justChanged(this.sightings.age(0, this.state.version, at), ART.cardName(this.state.top));
     const ack = await this.ctx.act({ type: "play", card, seen });
     timing.decided(record, ack);
-    this.settle(pending);
+    this.pending.settle(pending);
     if (ack.ok) {
       // With two equal cards the element that stays may be this one: it is back in the hand.
       el.classList.remove("sent", "pending");
@@ -415,27 +413,6 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     }
     if (ack.code === "does_not_fit" && changed) announce(changed);
     this.ctx.refused(ack);
-  }
-
-  // The table took one's own `card`: the pending one becomes the pile's top (the view has
-  // just drawn it there, under the pending picture), in the same frame. Whether one was pending.
-  /** @param {string} card */
-  confirm(card) {
-    const pending = this.pending.find((p) => p.card === card);
-    if (!pending) return false;
-    pending.el.classList.remove("sent", "pending");
-    this.settle(pending);
-    return true;
-  }
-
-  // A pending card is answered: its picture on the pile goes.
-  /** @param {Pending} pending */
-  settle(pending) {
-    const i = this.pending.indexOf(pending);
-    if (i < 0) return;
-    this.pending.splice(i, 1);
-    pending.shown.remove();
-    this.labelPile();
   }
 
   async drawCard() {
