@@ -162,8 +162,9 @@ def test_postgres_that_answers_nothing_mid_match(pg_url: str, tmp_path: Path) ->
         stop = asyncio.Event()
         try:
             await anna.connect(http)
+            # A tournament, as above: a single round can be over before Anna's fifth card.
             await anna.send(type="create", game="unter-spannung", seats=[
-                {"kind": "open"}, {"kind": "bot", "bot": "pro"}])
+                {"kind": "open"}, {"kind": "bot", "bot": "pro"}], options={"tournament": True})
             await anna.wait_for(lambda: any(m["type"] == "table" for m in anna.seen))
             await anna.send(type="start")
             await anna.wait_for(lambda: anna.view.get("phase") == "playing", 30)
