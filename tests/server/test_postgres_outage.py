@@ -180,8 +180,10 @@ def test_postgres_that_answers_nothing_mid_match(pg_url: str, tmp_path: Path) ->
                     assert (await client.get("/api/games")).status_code == 200
                     slowest = max(slowest, time.monotonic() - asked)
                     await asyncio.sleep(0.1)
-            assert any(m["type"] == "notice" and m["code"] == "store_unavailable"
-                       for m in anna.seen)
+            # Told once a write waits (between rounds of the tournament nothing is written
+            # until Anna plays again in the next one).
+            await _until(lambda: any(m["type"] == "notice" and m["code"] == "store_unavailable"
+                                     for m in anna.seen), 60)
             seen = len(anna.seen)
 
             proxy.resume()
