@@ -3,8 +3,8 @@
 // tests/test_protocol_types.py fails when this file differs from what it writes.
 
 declare namespace Protocol {
-  type ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start | Rematch | Act | Ping | ProbeReply | Shown | Rename | Seek | Unseek;
-  type ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer | Pong | Probe | Queue | Unqueued | Moved | Notice;
+  type ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start | Rematch | Act | Ping | ProbeReply | Shown | Rename | Seek | Unseek | ArenaCreate | ArenaWatch | ArenaJoin | ArenaPause | ArenaWithdraw;
+  type ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer | Pong | Probe | Queue | Unqueued | Moved | Notice | ArenaState | ArenaPaired;
   type TableEvent = Starting | RoundStarted | Announced | Cancelled | Penalised | RoundScored | NextRound | MatchEnded | Paused | Resuming | Resumed;
   /** The answer to `act` `ref`: accepted, or refused with the game's reason code. */
   interface Ack {
@@ -34,6 +34,115 @@ declare namespace Protocol {
     type: "announced";
     step: string;
     due: number;
+  }
+  /**
+   * Make an arena of `game` with `seats` at each table, starting `start_in` seconds
+   * from now and running `minutes` (answered by `arena`: the creator shows it).
+   */
+  interface ArenaCreate {
+    type: "arena_create";
+    game: string;
+    seats?: number;
+    minutes?: number;
+    start_in?: number;
+    rated?: boolean;
+    private?: boolean;
+    title?: string | null;
+  }
+  /**
+   * An arena as a list shows it: `start` and `end` in wall ms; `players`: how many
+   * joined it (those who withdrew too).
+   */
+  interface ArenaEntry {
+    id: string;
+    game: string;
+    title: string;
+    seats: number;
+    rated: boolean;
+    state: "over" | "running" | "upcoming";
+    start: number;
+    end: number;
+    players: number;
+  }
+  /**
+   * One game of a player in an arena: their place among `seats`, its points (doubled on
+   * a streak), whether it was a win, and its match (`/matches/ID`; `None`: not stored).
+   */
+  interface ArenaGame {
+    place: number;
+    seats: number;
+    points: number;
+    win: boolean;
+    doubled: boolean;
+    match: string | null;
+  }
+  /**
+   * An arena with its standings (ranked by score, then performance, then name); `you`:
+   * the reader's player id if they joined it. The podium: the first three lines with games.
+   */
+  interface ArenaInfo {
+    id: string;
+    game: string;
+    title: string;
+    seats: number;
+    rated: boolean;
+    state: "over" | "running" | "upcoming";
+    start: number;
+    end: number;
+    players: number;
+    private: boolean;
+    creator: string;
+    link: string;
+    standings: ArenaLine[];
+    you: string | null;
+  }
+  /** Let me play in arena `id` (or again, after a pause), and show it. */
+  interface ArenaJoin {
+    type: "arena_join";
+    id: string;
+  }
+  /** One player in an arena's standings; `playing`: the code of their table now. */
+  interface ArenaLine {
+    rank: number;
+    player: string;
+    name: string;
+    rating: number;
+    score: number;
+    performance: number | null;
+    on_fire: boolean;
+    status: "active" | "paused" | "withdrawn";
+    playing: string | null;
+    games: ArenaGame[];
+  }
+  /** Arena `arena` seated you at table `code`: its `table` message follows. */
+  interface ArenaPaired {
+    type: "arena_paired";
+    arena: string;
+    code: string;
+  }
+  /** Pair me no more in arena `id` until I join again (a game I play still counts). */
+  interface ArenaPause {
+    type: "arena_pause";
+    id: string;
+  }
+  /**
+   * Arena `arena` as it stands at `now` (the server's wall clock, ms): on
+   * `arena_watch` and after every change, at most about once a second.
+   */
+  interface ArenaState {
+    type: "arena";
+    now: number;
+    arena: ArenaInfo;
+  }
+  /** Show me arena `id`: `arena` now and after every change. */
+  interface ArenaWatch {
+    type: "arena_watch";
+    id: string;
+  }
+  /** Take me out of arena `id` for good (my results stay in its standings). */
+  interface ArenaWithdraw {
+    type: "arena_withdraw";
+    id: string;
   }
   /** The bots a table may seat: a level, alone or with a strategy (`"normal:random"`). */
   interface BotChoices {
@@ -92,11 +201,17 @@ declare namespace Protocol {
     type: "left";
     code: string;
   }
-  /** The public live tables, newest first; sent on `lobby` and again on every change. */
+  /**
+   * The public live tables, newest first; sent on `lobby` and again on every change.
+   * `arenas`: the public arenas to come, running, or over in the last ten minutes;
+   * `now`: the server's wall clock (ms) when the list was made, to count down to them.
+   */
   interface LobbyList {
     type: "lobby";
     tables: LobbyTable[];
     online: number;
+    arenas: ArenaEntry[];
+    now: number;
   }
   /** One public table in the lobby: what a lobby shows, never bulky options. */
   interface LobbyTable {

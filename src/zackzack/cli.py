@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from zackzack import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
+    "arena": ("zackzack.commands.arena",
+              "operators schedule arenas (timed tournaments), once or recurring, and list them"),
     "demo": ("zackzack.commands.demo", "watch simple players race through a short game"),
     "moderation": ("zackzack.commands.moderation",
                    "operators, the fair-play review queue, marks, renames and the audit log"),

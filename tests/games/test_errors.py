@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pickle
 
-from zackzack.games.errors import BadAction, DoesNotFit, RoundOver, TooLate
+from zackzack.games.errors import BadAction, DoesNotFit, IllegalAction, RoundOver, TooLate
+from zackzack.games.registry import refusals
 
 
 class Counted:
@@ -38,3 +39,19 @@ def test_a_refusal_keeps_its_reason_and_race_through_a_pickle() -> None:
     again = pickle.loads(pickle.dumps(late))
     assert str(again) == "7±1 fitted 5±2, but 3±1 lies on top now"
     assert (again.pile, again.seen, again.winner, again.margin_ms) == (0, 2, 0, 40)
+
+
+def test_a_refusals_code_is_its_name_in_snake_case_unless_it_says_another() -> None:
+    class NoSuchThing(IllegalAction):
+        """Made up for this test."""
+
+    class Named(NoSuchThing):
+        """Made up too, with a code of its own."""
+
+        code = "named_so"
+
+    assert (NoSuchThing.code, Named.code, NoSuchThing().code) == (
+        "no_such_thing", "named_so", "no_such_thing")
+    assert str(Named()) == "named so"
+    codes = [refusal.code for refusal in refusals()]
+    assert len(set(codes)) == len(codes) and "nothing_to_reveal" in codes

@@ -1,4 +1,4 @@
-"""``Store`` is its parts at once (players, ratings, matches, profiles): no part may hide
+"""``Store`` is its parts at once (players, ratings, matches, profiles, arenas): no part may hide
 another's method, which inheritance would do without a word."""
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ def own(part: type) -> set[str]:
 def test_store_is_every_part_and_no_part_hides_another() -> None:
     parts = [base for base in Store.__mro__[1:] if base is not Database
              and issubclass(base, Database)]
-    assert {part.__name__ for part in parts} == {"Players", "Ratings", "Matches", "Profiles"}
+    assert {part.__name__ for part in parts} == {"Players", "Ratings", "Matches", "Profiles",
+                                                 "Arenas"}
     assert not vars(Store).keys() - {"__doc__", "__module__", "__qualname__", "__slots__",
                                       "__firstlineno__", "__static_attributes__"}
     for one, other in itertools.combinations(parts, 2):

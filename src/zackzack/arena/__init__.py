@@ -83,6 +83,8 @@ class Settings:
     start: float
     duration: float
     rated: bool = False
+    rest: float = 0.0
+    """Seconds a player sees their last result before they are paired again."""
 
     def __post_init__(self) -> None:
         if self.game not in SEATS:
@@ -93,6 +95,8 @@ class Settings:
                              f"not {self.seats}")
         if not self.duration > 0:
             raise ArenaError(f"an arena must last a while, not {self.duration} s")
+        if not self.rest >= 0:
+            raise ArenaError(f"a rest between games cannot be {self.rest} s")
 
     @property
     def end(self) -> float:
@@ -132,6 +136,8 @@ class Result:
     share: float
     """The share of opponents beaten, ties counting half (1: first alone, 0: last alone)."""
     ended: float
+    match: str = ""
+    """The host's name of the game's record ("": none), as :meth:`Arena.opened` gave it."""
 
     @property
     def performance(self) -> float:
@@ -181,6 +187,8 @@ class Table:
     number: int
     players: tuple[str, ...]
     started: float
+    match: str = ""
+    """The host's name of the game's record (:meth:`Arena.opened`; "": not yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +276,8 @@ class Arena:
 
     def finished(self, number: int, places: Sequence[int], now: float) -> tuple[Result, ...]:
         """Table ``number`` ended with ``places`` (in seat order; ties share a place): score
-        it, each active player waiting again from ``now``; the results in seat order.
+        it, each active player waiting again ``rest`` seconds after ``now``; the results in
+        seat order.
         A table that ends after the arena's end still counts."""
         table = self._tables.get(number)
         if table is None:
@@ -287,14 +296,27 @@ class Arena:
             others = [r for i, r in enumerate(ratings) if i != seat]
             result = Result(number, places[seat], seats, base * (2 if doubled else 1), win,
                             doubled, tuple(n for n in table.players if n != name),
-                            math.fsum(others) / len(others), base / (2 * (seats - 1)), now)
+                            math.fsum(others) / len(others), base / (2 * (seats - 1)), now,
+                            table.match)
             results.append(result)
             active = player.status is Status.ACTIVE
             self._players[name] = replace(
-                player, table=None, since=now if active else None,
+                player, table=None, since=now + self.settings.rest if active else None,
                 results=(*player.results, result), score=player.score + result.points,
                 streak=player.streak + 1 if win else 0)
         return tuple(results)
+
+    def void(self, number: int, now: float) -> None:
+        """Table ``number`` ended without a result (it could not start, or everyone left):
+        nobody scores, and its active players wait again ``rest`` seconds after ``now``."""
+        table = self._tables.pop(number, None)
+        if table is None:
+            raise ArenaError(f"no table {number} is running")
+        for name in table.players:
+            player = self._players[name]
+            active = player.status is Status.ACTIVE
+            self._players[name] = replace(
+                player, table=None, since=now + self.settings.rest if active else None)
 
     def pair(self, now: float) -> list[Table]:
         """Seat those waiting at new tables (none before the start or from the end on).
@@ -308,8 +330,8 @@ class Arena:
         """
         if not self.settings.start <= now < self.settings.end:
             return []
-        waiting = sorted((p for p in self._players.values() if p.since is not None),
-                         key=_age)
+        waiting = sorted((p for p in self._players.values()
+                          if p.since is not None and p.since <= now), key=_age)
         pick = _Pick(now, sorted((_value(p), p.seq, p.name) for p in waiting))
         seats = self.settings.seats
         groups: list[list[Player]] = []
@@ -323,6 +345,14 @@ class Arena:
         if not groups and not self._tables and 2 <= len(left) < seats:
             groups.append(left)
         return [self._seat(group, now) for group in groups]
+
+    def opened(self, number: int, match: str) -> Table:
+        """Name the record of table ``number``'s game (its results will carry it)."""
+        table = self._tables.get(number)
+        if table is None:
+            raise ArenaError(f"no table {number} is running")
+        table = self._tables[number] = replace(table, match=match)
+        return table
 
     # reading ----------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ does_not_fit - 7±2 does not fit 5±1
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 
@@ -16,14 +17,20 @@ class IllegalAction(ValueError):
     """An action the table refuses; the state is unchanged.
 
     A reason with ``{}`` is filled in from ``about`` only when it is put into words
-    (``str``): a simulation refuses thousands of cards and reads none of the reasons.
+    (``str``): a simulation refuses thousands of cards and reads none of the reasons. A
+    refusal's ``code`` is its class's name in snake case, unless the class sets another.
 
     >>> refusal = DoesNotFit("{} does not fit {}", "7±2", "5±1")
-    >>> str(refusal), refusal.about
-    ('7±2 does not fit 5±1', ('7±2', '5±1'))
+    >>> str(refusal), refusal.about, refusal.code
+    ('7±2 does not fit 5±1', ('7±2', '5±1'), 'does_not_fit')
     """
 
     code: ClassVar[str] = "illegal_action"
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "code" not in cls.__dict__:
+            cls.code = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
     def __init__(self, reason: str = "", *about: object) -> None:
         super().__init__(reason or self.code.replace("_", " "))
@@ -41,25 +48,17 @@ class IllegalAction(ValueError):
 class BadAction(IllegalAction):
     """The action is malformed: unknown kind, bad card notation, bad pile."""
 
-    code = "bad_action"
-
 
 class NoSuchSeat(IllegalAction):
     """The seat does not exist at this table."""
-
-    code = "no_such_seat"
 
 
 class NotYourCard(IllegalAction):
     """The card is not in the player's hand or face up in their layout."""
 
-    code = "not_your_card"
-
 
 class DoesNotFit(IllegalAction):
     """The card did not fit the pile, not even the version the player aimed at."""
-
-    code = "does_not_fit"
 
 
 class TooLate(IllegalAction):
@@ -69,7 +68,6 @@ class TooLate(IllegalAction):
     (``None``: the table's own step) and ``margin_ms`` how much sooner it was.
     """
 
-    code = "too_late"
     winner: int | None = None
     margin_ms: int | None = None
 
@@ -81,31 +79,21 @@ class TooLate(IllegalAction):
 class Frozen(IllegalAction):
     """The player is serving the penalty for a wrong card."""
 
-    code = "frozen"
-
 
 class OneHand(IllegalAction):
     """The one-hand handicap: the player's previous action was too recent."""
-
-    code = "one_hand"
 
 
 class NotPending(IllegalAction):
     """An automatic step (Nichts geht mehr, a stalemate flip) that is not due."""
 
-    code = "not_pending"
-
 
 class RoundOver(IllegalAction):
     """The round has ended; no more actions until the next one starts."""
 
-    code = "round_over"
-
 
 class NotPlaying(IllegalAction):
     """The table is between rounds, not started yet or paused."""
-
-    code = "not_playing"
 
 
 ALL: tuple[type[IllegalAction], ...] = (

@@ -33,7 +33,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import zackzack
 from zackzack.engine.table import LIVE, Settings
-from zackzack.server import accounts, api, memory, moderating, standings
+from zackzack.server import accounts, api, arena_api, memory, moderating, standings
 from zackzack.server.cluster import Cluster, ClusterConfig
 from zackzack.server.connection import Connection
 from zackzack.server.guard import Trusted, trusted
@@ -425,6 +425,7 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
         loop.set_exception_handler(loop_errors(lobby))
         if cluster is None:
             lobby.restore(identities.known)
+            lobby.arenas.start()
         else:  # the tables nobody owns are taken over by the cluster, one by one
             cluster.on_revoked = lambda gone: accounts.revoked(server, gone.tokens, gone.player)
             await cluster.start(lobby)
@@ -499,8 +500,10 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         Route("/leaderboard/{game}", index),
         Route("/players/{name}", index),
         Route("/moderation", index),
+        Route("/arenas/{id}", index),
         Route("/words.json", words),
         *api.routes,
+        *arena_api.routes,
         *accounts.routes,
         *standings.routes,
         *moderating.routes,

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -189,6 +189,8 @@ class Tables(Protocol):
     def unfinished(self, code: str | None = None) -> dict[str, str]: ...
     def take_over(self, code: str, match_id: str) -> bool: ...
     def holds(self, code: str) -> bool: ...
+    def unhosted_arenas(self) -> list[str]: ...
+    def host_arena(self, arena_id: str) -> bool: ...
 
 
 def websocket_url(public_url: str) -> str:
@@ -370,36 +372,68 @@ class Cluster:
         living owner and its match is unfinished), else the owner's websocket address.
         Raises ``no_such_table``, or ``table_moving`` if its dead owner's lease does not run
         out within ``patience`` seconds."""
-        assert self.tables is not None and self._loop is not None
+        return await self._locate(code, patience, self._table_here, "table")
+
+    async def locate_arena(self, arena_id: str, patience: float | None = None) -> str | None:
+        """Where arena ``arena_id`` is hosted, as ``locate`` for a table (``no_such_arena``,
+        ``arena_moving``): it is taken up here if its process is gone. An arena's key is the
+        table key of its id (ids and codes share one pool)."""
+        return await self._locate(arena_id, patience, self._arena_here, "arena")
+
+    async def _locate(self, code: str, patience: float | None,
+                      here: Callable[[str], Awaitable[bool]], kind: str) -> str | None:
+        """Ask Redis for ``code``'s owner until it names a living one (its address) or
+        ``here`` makes it this process's (``None``)."""
+        assert self._loop is not None
         deadline = self._loop.time() + (self.config.lease * 2 + 1 if patience is None
                                         else patience)
         while True:
             try:
                 owner = await awaited(self.redis.get(self._key("table", code)))
                 if owner is None or owner == self.node:
-                    if self.tables.holds(code):
+                    if await here(code):
                         return None
-                    match_id = self.tables.unfinished(code).get(code)
-                    waiting = None if match_id is not None else await awaited(
-                        self.redis.hget(self.waiting_key, code))
-                    if match_id is None and waiting is None:
-                        raise ProtocolError("no_such_table", f"there is no live table {code!r}")
-                    if await self._settled() and await self.claim(code):
-                        if self._take_over(code, match_id) if match_id is not None \
-                                else self._revive(code, str(waiting)):
-                            return None
-                        raise ProtocolError("no_such_table", f"there is no live table {code!r}")
-                else:
-                    url = await self._url_of(owner)
-                    if url is not None:
-                        return url
+                elif (url := await self._url_of(owner)) is not None:
+                    return url
             except RedisError as error:
-                raise ProtocolError("cluster_unavailable", "the table's server cannot be "
+                raise ProtocolError("cluster_unavailable", f"the {kind}'s server cannot be "
                                     f"found now ({type(error).__name__}); try again") from None
             if self._loop.time() >= deadline:
-                raise ProtocolError("table_moving", f"table {code}'s server is gone; another "
-                                    "takes it over in a few seconds: try again")
+                raise ProtocolError(f"{kind}_moving", f"{kind} {code}'s server is gone; "
+                                    "another takes it over in a few seconds: try again")
             await asyncio.sleep(min(0.25, self.config.lease / 8))
+
+    async def _table_here(self, code: str) -> bool:
+        """Whether the ownerless table ``code`` is live here now: claimed and restored if its
+        match is unfinished or it waits for its players (else ``no_such_table``)."""
+        assert self.tables is not None
+        if self.tables.holds(code):
+            return True
+        match_id = self.tables.unfinished(code).get(code)
+        waiting = None if match_id is not None else await awaited(
+            self.redis.hget(self.waiting_key, code))
+        gone = ProtocolError("no_such_table", f"there is no live table {code!r}")
+        if match_id is None and waiting is None:
+            raise gone
+        if not (await self._settled() and await self.claim(code)):
+            return False
+        if self._take_over(code, match_id) if match_id is not None \
+                else self._revive(code, str(waiting)):
+            return True
+        raise gone
+
+    async def _arena_here(self, arena_id: str) -> bool:
+        """Whether the unhosted arena ``arena_id`` is hosted here now: claimed and taken up
+        from the store (else ``no_such_arena``)."""
+        assert self.tables is not None
+        gone = ProtocolError("no_such_arena", f"there is no arena {arena_id!r}")
+        if arena_id not in self.tables.unhosted_arenas():
+            raise gone
+        if not (await self._settled() and await self.claim(arena_id)):
+            return False
+        if self._made(arena_id, partial(self.tables.host_arena, arena_id), "hosting arena"):
+            return True
+        raise gone
 
     async def _url_of(self, node: str) -> str | None:
         """The address of the living process ``node`` (``None``: it is gone)."""
@@ -571,6 +605,7 @@ class Cluster:
             await asyncio.sleep(self.config.lease / 3)
             try:
                 await self._adopt()
+                await self._adopt_arenas()
             except (RedisError, OSError):
                 pass  # the heartbeat says so in the log
             except DBAPIError as error:  # the store is away: the journal says so; try again
@@ -605,6 +640,19 @@ class Cluster:
                 await awaited(self.redis.eval(_DROP, 1, self.waiting_key, code, waiting[code]))
             await asyncio.sleep(0)
 
+    async def _adopt_arenas(self) -> None:
+        """Claim and host the arenas to come or running that no living process hosts (an
+        operator's new one, the next of a series, one whose process is gone)."""
+        assert self.tables is not None
+        ids = [arena for arena in self.tables.unhosted_arenas() if arena not in self.owned]
+        if not ids or not await self._settled():
+            return
+        owners = await awaited(self.redis.mget([self._key("table", arena) for arena in ids]))
+        for arena, owner in zip(ids, owners, strict=True):
+            if owner is None and self.valid() and await self.claim(arena):
+                self._made(arena, partial(self.tables.host_arena, arena), "hosting arena")
+            await asyncio.sleep(0)
+
     def _take_over(self, code: str, match_id: str) -> bool:
         """The claimed table ``code`` is restored here (its key goes again if that fails)."""
         assert self.tables is not None
@@ -618,8 +666,8 @@ class Cluster:
                           "recreating waiting")
 
     def _made(self, code: str, make: Callable[[], bool], doing: str) -> bool:
-        """Whether ``make`` made the claimed table ``code`` here; if not, its key goes again
-        (an error is logged as ``doing`` it)."""
+        """Whether ``make`` made the claimed table (or arena) ``code`` here; if not, its key
+        goes again (an error is logged as ``doing`` it)."""
         try:
             if make():
                 return True

@@ -22,7 +22,8 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from typing import TypeVar
 
 import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -41,6 +42,7 @@ KNOWN_PER_ACCOUNT = 16
 KNOWN_ACCOUNTS = 100_000
 """Accounts whose devices and addresses are remembered (the most recently used)."""
 DAY = 86_400.0
+_V = TypeVar("_V")
 
 
 @dataclass(slots=True, eq=False)
@@ -100,6 +102,27 @@ def _mark(address_or_device: str) -> str:
     return hashlib.sha256(address_or_device.encode()).hexdigest()[:16]
 
 
+def _keep_last(memory: OrderedDict[str, OrderedDict[str, _V]], key: str, marks: Iterable[str],
+               value: _V) -> None:
+    """Put ``marks`` (with ``value``) last among ``memory[key]``'s and ``key`` last in
+    ``memory``; the oldest go beyond ``KNOWN_PER_ACCOUNT`` marks and ``KNOWN_ACCOUNTS`` keys.
+
+    >>> memory = OrderedDict(a=OrderedDict(), b=OrderedDict(x=None))
+    >>> _keep_last(memory, "a", ["y", "x"], None)
+    >>> list(memory), list(memory["a"])
+    (['b', 'a'], ['y', 'x'])
+    """
+    kept = memory.pop(key, None) or OrderedDict()
+    memory[key] = kept
+    for mark in marks:
+        kept.pop(mark, None)
+        kept[mark] = value
+    while len(kept) > KNOWN_PER_ACCOUNT:
+        kept.popitem(last=False)
+    while len(memory) > KNOWN_ACCOUNTS:
+        memory.popitem(last=False)
+
+
 def clean_name(name: str) -> str:
     """``name`` tidied (``clean_text``), if it shows every character it has
     (``names.name_problem``); ``bad_field`` otherwise."""
@@ -145,23 +168,19 @@ class Identities:
         clock = self._time = time or store.wall
         self.apart_seconds = limits.rated_apart_days * DAY
         """How long a device or address ties two accounts together for the matchmaker."""
-        self._by_address = AddressBuckets(limits.sign_ins_per_address_rate,
-                                          limits.sign_ins_per_address, clock)
+        buckets = partial(AddressBuckets, time=clock)
+        self._by_address = buckets(limits.sign_ins_per_address_rate, limits.sign_ins_per_address)
         """Sign-in attempts per address."""
-        self._by_name_here = AddressBuckets(limits.sign_ins_per_name_rate,
-                                            limits.sign_ins_per_name, clock)
+        self._by_name_here = buckets(limits.sign_ins_per_name_rate, limits.sign_ins_per_name)
         """Failed sign-ins per name (key) and address."""
-        self._by_name = AddressBuckets(limits.sign_ins_per_name_anywhere_rate,
-                                       limits.sign_ins_per_name_anywhere, clock)
+        self._by_name = buckets(limits.sign_ins_per_name_anywhere_rate,
+                                limits.sign_ins_per_name_anywhere)
         """Failed sign-ins per name, from anywhere."""
-        self._claims_here = AddressBuckets(limits.claims_per_address_rate,
-                                           limits.claims_per_address, clock)
+        self._claims_here = buckets(limits.claims_per_address_rate, limits.claims_per_address)
         """Claims that reached the hash, per address."""
-        self._claims_by = AddressBuckets(limits.claims_per_player_rate,
-                                         limits.claims_per_player, clock)
+        self._claims_by = buckets(limits.claims_per_player_rate, limits.claims_per_player)
         """Claims that reached the hash, per player."""
-        self._renames = AddressBuckets(limits.renames_per_player_rate,
-                                       limits.renames_per_player, clock)
+        self._renames = buckets(limits.renames_per_player_rate, limits.renames_per_player)
         """Renames per player."""
         self.claiming: set[str] = set()
         """Players whose claim is being hashed now (one at a time each)."""
@@ -354,17 +373,8 @@ class Identities:
         secret whichever account signs in on it, so the matchmaker sees two accounts of one
         device (``marks``)."""
         device = device or secrets.token_urlsafe(24)
-        key = name_key(player.name)
-        marks = self._known.pop(key, None) or OrderedDict()
-        self._known[key] = marks
-        for mark in (client_key(address), f"device:{token_hash(device)}"):
-            if mark:
-                marks.pop(mark, None)
-                marks[mark] = None
-        while len(marks) > KNOWN_PER_ACCOUNT:
-            marks.popitem(last=False)
-        while len(self._known) > KNOWN_ACCOUNTS:
-            self._known.popitem(last=False)
+        new = [mark for mark in (client_key(address), f"device:{token_hash(device)}") if mark]
+        _keep_last(self._known, name_key(player.name), new, None)
         self.seen(player, address, device)
         return device
 
@@ -376,17 +386,8 @@ class Identities:
         now = self._time()
         new = [mark for mark in (_mark(address),
                                  _mark(f"device:{token_hash(device)}") if device else "") if mark]
-        marks = self._seen.pop(player.id, None) or OrderedDict()
-        if not marks and not new:
-            return  # nothing to remember: nobody goes for it
-        self._seen[player.id] = marks
-        for mark in new:
-            marks.pop(mark, None)
-            marks[mark] = now
-        while len(marks) > KNOWN_PER_ACCOUNT:
-            marks.popitem(last=False)
-        while len(self._seen) > KNOWN_ACCOUNTS:
-            self._seen.popitem(last=False)
+        if new or self._seen.get(player.id):  # else nothing to remember: nobody goes for it
+            _keep_last(self._seen, player.id, new, now)
 
     def marks(self, player: Player, address: str = "") -> frozenset[str]:
         """The devices and addresses (hashed) ``player`` was seen on within

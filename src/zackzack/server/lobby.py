@@ -24,6 +24,7 @@ from zackzack.games import GAMES
 from zackzack.games.errors import OptionsError
 from zackzack.ratings import rated_options_problem
 from zackzack.server import tutorial
+from zackzack.server.arenas import Hall
 from zackzack.server.identity import Player
 from zackzack.server.journal import Journal
 from zackzack.server.limits import AddressBuckets, Limits, client_key
@@ -92,6 +93,9 @@ class Timing:
     warns them (``docs/rules.md``, *A round always ends*)."""
     stall_stand_in: float = STALL_STAND_IN
     """This long after the warning a stand-in plays their seat, until they act again."""
+    arena_rest: float = 8.0
+    """In an arena, a player sees their last result this long before they are paired again
+    (``server/arenas.py``)."""
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -132,6 +136,8 @@ class Lobby:
         self.matchmaker = Matchmaker(self) if cluster is None else SharedMatchmaker(self, cluster)
         """The queues of people who want a rated game (``server/matchmaking.py``)."""
         self.rooms: dict[str, Room] = {}
+        self.arenas = Hall(self)
+        """The arenas this process hosts (``server/arenas.py``)."""
         self.subscribers: dict[Viewer, int] = {}
         """Who gets the list, with the version of it each was sent last."""
         self.newcomers = AddressBuckets(limits.new_players_rate, limits.new_players_burst,
@@ -148,6 +154,9 @@ class Lobby:
         self._version = 0
         self._online = 0
         """How many people online the list last said (here)."""
+        self._counting = False
+        """The list shows arenas: a text older than a second is made afresh (its ``now``)."""
+        self._encoded_at = -math.inf
 
     # The list ------------------------------------------------------------------------------
 
@@ -159,7 +168,10 @@ class Lobby:
         if self.cluster is not None:
             tables += self.cluster.listed()
             online = self.cluster.online(online)  # each person once, on however many processes
-        return LobbyList(tables=tables, online=online)
+        arenas = self.arenas.entries()
+        self._counting = bool(arenas)
+        return LobbyList(tables=tables, online=online, arenas=arenas,
+                         now=round(self.store.wall() * 1000))
 
     def _listed(self) -> list[Room]:
         return [room for room in reversed(self.rooms.values())
@@ -173,7 +185,10 @@ class Lobby:
     def listing_text(self) -> str:
         """The list as JSON text, shared by every reader: encoded at most once per change
         (a change made in the last ``lobby_every`` shows once the pending send runs)."""
+        if self._counting and self.clock.time() - self._encoded_at >= 1.0:
+            self._text = None  # its ``now`` lets clients count down to the arenas
         if self._text is None:
+            self._encoded_at = self.clock.time()
             self._text = encode(self.listing())
             self._stale = False
             self._version += 1
@@ -576,8 +591,21 @@ class Lobby:
               actions=self.rooms[code].entries)
         return True
 
+    def unhosted_arenas(self) -> list[str]:
+        """The arenas to come or running that the store has and this process does not host."""
+        return [record.id for record in self.store.arenas(over_since=math.inf)
+                if record.id not in self.arenas.hosted]
+
+    def host_arena(self, arena_id: str) -> bool:
+        """This process now hosts arena ``arena_id`` (its host is gone, or it is new)."""
+        return arena_id in self.arenas.hosted or self.arenas.take(arena_id) is not None
+
     def lost(self, codes: Iterable[str], reason: str = "lease") -> None:
-        """Another process has the tables ``codes`` now: drop them without a word to the store."""
+        """Another process has the tables (and arenas) ``codes`` now: drop them without a
+        word to the store."""
+        codes = list(codes)
+        for code in codes:
+            self.arenas.release(code, lost=True)
         for code in codes:
             room = self.rooms.pop(code, None)
             if room is None:
@@ -611,6 +639,7 @@ class Lobby:
         """The server stops: bots stop, the journal is committed; running matches stay
         ``playing`` in the store (the next start restores them)."""
         self.matchmaker.stop()
+        self.arenas.stop()
         for room in self.rooms.values():
             room.stop_bots()
         self.journal.flush()

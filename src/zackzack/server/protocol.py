@@ -79,6 +79,13 @@ ERRORS: dict[str, str] = {
     "internal": "the server failed; the table is unchanged",
     "name_taken": "the name (or one that looks like it) is a claimed player's",
     "playing_elsewhere": "the player is in a running match (a seek waits until it is over)",
+    "no_such_arena": "no arena has this id",
+    "arena_over": "the arena has ended",
+    "arena_withdrawn": "the player withdrew from this arena (for good)",
+    "not_in_arena": "the player has not joined this arena",
+    "arena_moving": "the arena's server died; another takes it over in a few seconds",
+    "too_many_arenas": "this player made too many arenas that are still to come or running "
+                       "(server/arenas.py, ARENAS_PER_PLAYER)",
 }
 """Every ``error`` code; ``ack`` codes are these or the game's refusals (games/errors.py)."""
 
@@ -219,8 +226,49 @@ class Unseek(_In, tag="unseek", frozen=True):
     """Take me out of the matchmaking queue (answered by ``unqueued`` if I was in one)."""
 
 
+ArenaId = Annotated[str, Meta(min_length=1, max_length=16, pattern="^[A-Za-z0-9]+$")]
+
+
+class ArenaCreate(_In, tag="arena_create", frozen=True):
+    """Make an arena of ``game`` with ``seats`` at each table, starting ``start_in`` seconds
+    from now and running ``minutes`` (answered by ``arena``: the creator shows it)."""
+
+    game: Annotated[str, Meta(max_length=32)]
+    seats: Annotated[int, Meta(ge=2, le=MAX_SEATS)] = 2
+    minutes: Annotated[int, Meta(ge=1, le=720)] = 30
+    start_in: Annotated[int, Meta(ge=0, le=7 * 86400)] = 0
+    rated: bool = False
+    private: bool = False
+    title: Annotated[str, Meta(max_length=TITLE_CHARS)] | None = None
+
+
+class ArenaWatch(_In, tag="arena_watch", frozen=True):
+    """Show me arena ``id``: ``arena`` now and after every change."""
+
+    id: ArenaId
+
+
+class ArenaJoin(_In, tag="arena_join", frozen=True):
+    """Let me play in arena ``id`` (or again, after a pause), and show it."""
+
+    id: ArenaId
+
+
+class ArenaPause(_In, tag="arena_pause", frozen=True):
+    """Pair me no more in arena ``id`` until I join again (a game I play still counts)."""
+
+    id: ArenaId
+
+
+class ArenaWithdraw(_In, tag="arena_withdraw", frozen=True):
+    """Take me out of arena ``id`` for good (my results stay in its standings)."""
+
+    id: ArenaId
+
+
 ClientMessage = Hello | WatchLobby | Create | Join | Watch | Leave | Ready | SetSeat | Start \
-    | Rematch | Act | Ping | ProbeReply | Shown | Rename | Seek | Unseek
+    | Rematch | Act | Ping | ProbeReply | Shown | Rename | Seek | Unseek | ArenaCreate \
+    | ArenaWatch | ArenaJoin | ArenaPause | ArenaWithdraw
 
 
 # Server → client --------------------------------------------------------------------------
@@ -312,12 +360,31 @@ class LobbyTable(Struct, frozen=True):
     rated: bool = False
 
 
+class ArenaEntry(Struct, frozen=True):
+    """An arena as a list shows it: ``start`` and ``end`` in wall ms; ``players``: how many
+    joined it (those who withdrew too)."""
+
+    id: str
+    game: str
+    title: str
+    seats: int
+    rated: bool
+    state: Literal["upcoming", "running", "over"]
+    start: int
+    end: int
+    players: int
+
+
 class LobbyList(_Out, tag="lobby", frozen=True):
-    """The public live tables, newest first; sent on ``lobby`` and again on every change."""
+    """The public live tables, newest first; sent on ``lobby`` and again on every change.
+    ``arenas``: the public arenas to come, running, or over in the last ten minutes;
+    ``now``: the server's wall clock (ms) when the list was made, to count down to them."""
 
     tables: list[LobbyTable]
     online: int = 0
     """People connected (to every process of a cluster)."""
+    arenas: list[ArenaEntry] = []
+    now: int = 0
 
 
 class TableInfo(Struct, frozen=True):
@@ -451,8 +518,62 @@ class Unqueued(_Out, tag="unqueued", frozen=True):
     code: str | None = None
 
 
+class ArenaGame(Struct, frozen=True):
+    """One game of a player in an arena: their place among ``seats``, its points (doubled on
+    a streak), whether it was a win, and its match (``/matches/ID``; ``None``: not stored)."""
+
+    place: int
+    seats: int
+    points: int
+    win: bool
+    doubled: bool
+    match: str | None
+
+
+class ArenaLine(Struct, frozen=True):
+    """One player in an arena's standings; ``playing``: the code of their table now."""
+
+    rank: int
+    player: str
+    name: str
+    rating: int
+    score: int
+    performance: int | None
+    on_fire: bool
+    status: Literal["active", "paused", "withdrawn"]
+    playing: str | None
+    games: list[ArenaGame]
+
+
+class ArenaInfo(ArenaEntry, frozen=True):
+    """An arena with its standings (ranked by score, then performance, then name); ``you``:
+    the reader's player id if they joined it. The podium: the first three lines with games."""
+
+    private: bool
+    creator: str
+    link: str
+    standings: list[ArenaLine]
+    you: str | None = None
+    """Last, so that one text serves every reader (``server/arenas.py``)."""
+
+
+class ArenaState(_Out, tag="arena", frozen=True):
+    """Arena ``arena`` as it stands at ``now`` (the server's wall clock, ms): on
+    ``arena_watch`` and after every change, at most about once a second."""
+
+    now: int
+    arena: ArenaInfo
+
+
+class ArenaPaired(_Out, tag="arena_paired", frozen=True):
+    """Arena ``arena`` seated you at table ``code``: its ``table`` message follows."""
+
+    arena: str
+    code: str
+
+
 ServerMessage = Welcome | LobbyList | TableState | Events | Ack | Error | Left | RematchOffer \
-    | Pong | Probe | Queue | Unqueued | Moved | Notice
+    | Pong | Probe | Queue | Unqueued | Moved | Notice | ArenaState | ArenaPaired
 
 
 # Coding ------------------------------------------------------------------------------------

@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
@@ -22,6 +23,12 @@ from zackzack.server.lobby import Lobby
 from zackzack.server.logs import event
 from zackzack.server.protocol import (
     Act,
+    ArenaCreate,
+    ArenaJoin,
+    ArenaPaired,
+    ArenaPause,
+    ArenaWatch,
+    ArenaWithdraw,
     ClientMessage,
     Create,
     Error,
@@ -194,6 +201,19 @@ class Session:
         if self.state is not SessionState.GREETED:
             raise ProtocolError("hello_first", "the first message must be hello")
         match message:
+            case ArenaCreate():
+                self._show_arena(self.lobby.arenas.create(self, message).id)
+            case ArenaWatch(id=arena_id):
+                if self._arena_here(message, arena_id):
+                    self._show_arena(arena_id)
+            case ArenaJoin(id=arena_id):
+                if self._arena_here(message, arena_id):
+                    self._show(None)
+                    self.lobby.arenas.join(self, arena_id)
+            case ArenaPause(id=arena_id):
+                self.lobby.arenas.pause(self, arena_id)
+            case ArenaWithdraw(id=arena_id):
+                self.lobby.arenas.withdraw(self, arena_id)
             case WatchLobby():
                 if not self.lobby.subscribed(self):
                     self._show(None)
@@ -264,56 +284,96 @@ class Session:
         self.identities.rename(player, name)
         self.lobby.player_changed(player)
 
+    def _arena_here(self, message: ArenaWatch | ArenaJoin, arena_id: str) -> bool:
+        """Whether arena ``arena_id`` is hosted here (else ``no_such_arena``); in a cluster,
+        if not, where it is comes later (a ``moved``, or ``message`` done here once this
+        process hosts it)."""
+        arena_id = arena_id.upper()
+        cluster = self.lobby.cluster
+        if arena_id in self.lobby.arenas.hosted or cluster is None:
+            self.lobby.arenas.find(arena_id)
+            return True
+        self._later(self._elsewhere(message, arena_id, cluster.locate_arena,
+                                    lambda: arena_id in self.lobby.arenas.hosted,
+                                    Error(code="no_such_arena",
+                                          reason=f"there is no arena {arena_id!r}")))
+        return False
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._finding.add(task)
+        task.add_done_callback(self._finding.discard)
+
     def _find(self, message: Join | Watch, code: str) -> Room | None:
         """The room ``code`` if it is here; in a cluster, else ``None``: where it is comes
         later (a ``moved``, or ``message`` done here once the table is taken over)."""
-        room = self.lobby.rooms.get(code.upper())
-        if room is not None or self.lobby.cluster is None:
+        code = code.upper()
+        room = self.lobby.rooms.get(code)
+        cluster = self.lobby.cluster
+        if room is not None or cluster is None:
             return room or self.lobby.find(code)
-        task = asyncio.get_running_loop().create_task(self._elsewhere(message, code.upper()))
-        self._finding.add(task)
-        task.add_done_callback(self._finding.discard)
+        self._later(self._elsewhere(message, code, cluster.locate,
+                                    lambda: code in self.lobby.rooms,
+                                    Error(code="no_such_table",
+                                          reason=f"there is no live table {code!r}")))
         return None
 
-    async def _elsewhere(self, message: Join | Watch, code: str) -> None:
-        assert self.lobby.cluster is not None
+    async def _elsewhere(self, message: ClientMessage, code: str,
+                         locate: Callable[[str], Awaitable[str | None]],
+                         here: Callable[[], bool], missing: Error) -> None:
+        """Find table (or arena) ``code`` in the cluster: ``moved`` to its process, or
+        ``message`` answered here once it is here, or ``missing``."""
         try:
-            url = await self.lobby.cluster.locate(code)
+            url = await locate(code)
         except ProtocolError as error:
             self.reply(Error(code=error.code, reason=error.reason))
             return
         except Exception:  # a bug or a storage failure: say so, keep serving
-            log.exception("finding table %s failed", code)
+            log.exception("finding %s failed", code)
             self.reply(Error(code="internal", reason="the server failed; try again"))
             return
         if self.state is not SessionState.GREETED:
             return
         if url is not None:
             self.reply(Moved(code=code, url=url))
-        elif code in self.lobby.rooms:
+        elif here():
             self._answer(message)
         else:
-            self.reply(Error(code="no_such_table", reason=f"there is no live table {code!r}"))
+            self.reply(missing)
 
     def _room(self) -> Room:
         if self.room is None:
             raise ProtocolError("not_at_table", "this connection shows no table")
         return self.room
 
+    def _show_arena(self, arena_id: str) -> None:
+        """Show arena ``arena_id`` (its standings now and after every change)."""
+        self.lobby.arenas.find(arena_id)
+        self._show(None)
+        self.lobby.arenas.watch(self, arena_id)
+
     def _show(self, room: Room | None) -> None:
         """Show ``room`` (already attached) or nothing, leaving the place shown before."""
         self.lobby.unsubscribe(self)
+        self.lobby.arenas.unwatch(self)
         if self.room is not None and self.room is not room:
             self.room.detach(self)
         self.room = room
         if room is not None and room.seat_of(self.player) is not None:
             self.lobby.matchmaker.unseek(self)  # at a table of theirs: no longer seeking
+            self.lobby.arenas.showing(self, room)
         if room is not None and self._prober is None:
             self._probe()
 
     def matched(self, room: Room) -> None:
         """The matchmaker seated this connection's player at ``room``: show it."""
         self.reply(Unqueued(reason="matched", code=room.code))
+        room.attach(self)
+        self._show(room)
+
+    def arena_seated(self, room: Room, arena: str) -> None:
+        """Arena ``arena`` seated this connection's player at ``room``: show it."""
+        self.reply(ArenaPaired(arena=arena, code=room.code))
         room.attach(self)
         self._show(room)
 
@@ -364,5 +424,6 @@ class Session:
             self.room = None
         if self._player is not None:
             self.lobby.matchmaker.drop(self)
+            self.lobby.arenas.gone(self)
             self.identities.gone(self._player)
         self.state = SessionState.CLOSED

@@ -2,7 +2,8 @@
 
 Each part keeps its own queries and records: ``players`` (players and their tokens),
 ``ratings`` (ratings, their changes, leaderboards), ``matches`` (each match written as it
-happens, read back as records and logs), ``profiles`` (a player's page); under them
+happens, read back as records and logs), ``arenas`` (each arena's state), ``profiles``
+(a player's page); under them
 ``database`` (the engine and the writer's connection), ``migrate`` (the schema's revisions)
 and ``connecting`` (URLs, timeouts, the retry of a write).
 
@@ -10,7 +11,7 @@ and ``connecting`` (URLs, timeouts, the retry of a write).
 >>> from zackzack.store import database_url
 >>> store = Store(database_url(str(pathlib.Path(tempfile.mkdtemp()) / "z.db")))
 >>> store.journal_mode(), store.revision()
-('wal', '0004')
+('wal', '0005')
 >>> store.close()
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from zackzack.store.arenas import Arenas
 from zackzack.store.connecting import ANSWER_WITHIN, StoreError, shown
 from zackzack.store.matches import Matches, Status
 from zackzack.store.players import Players
@@ -31,7 +33,7 @@ __all__ = ["ANSWER_WITHIN", "BOARD_TOTAL_FRESH_MS", "Status", "Store", "open_sto
 by what it stores (the rest: ``zackzack.store``)."""
 
 
-class Store(Players, Ratings, Matches, Profiles):
+class Store(Players, Ratings, Matches, Profiles, Arenas):
     """Players, ratings and matches in a SQL database (SQLite in WAL mode unless the URL says
     otherwise): the parts share one engine and one writer's connection (``Database``)."""
 

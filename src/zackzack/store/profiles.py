@@ -41,15 +41,15 @@ class GameStats:
     ``counted`` ones whose statistics are stored (cards, wrong, late, rounds, table time in
     ms), with the median of their median reactions."""
 
-    matches: int = 0
-    wins: int = 0
-    counted: int = 0
-    played: int = 0
-    wrong: int = 0
-    late: int = 0
-    rounds: int = 0
-    played_ms: int = 0
-    reaction_ms: int | None = None
+    matches: int
+    wins: int
+    counted: int
+    played: int
+    wrong: int
+    late: int
+    rounds: int
+    played_ms: int
+    reaction_ms: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,26 +12,38 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
-    ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     Table,
-    false,
+)
+
+from zackzack.store.columns import (
+    BIG,
+    DATA,
+    FLAG,
+    FLAG_OFF,
+    GAME,
+    ID,
+    INT,
+    MATCH,
+    NAME,
+    PLAYER,
+    POOL,
+    REAL,
+    SERIAL,
+    Kind,
+    columns,
+    text,
 )
 
 metadata = MetaData()
 
 players = Table(
     "players", metadata,
-    Column("id", String(16), primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-    Column("name_key", String(64), nullable=True),
-    Column("password_hash", String(200), nullable=True),
-    Column("claimed_at", BigInteger, nullable=True),
-    Column("deleted_at", BigInteger, nullable=True),
+    *columns(id=ID.key, name=NAME, created_at=BIG, name_key=NAME.null,
+             password_hash=text(200).null, claimed_at=BIG.null, deleted_at=BIG.null),
     Index("players_by_name_key", "name_key", unique=True),
 )
 """People: a public id and a name; a claimed name also has its key (the skeleton that makes
@@ -39,34 +51,17 @@ lookalikes clash) and a password hash; a deleted player keeps the row, nameless.
 
 tokens = Table(
     "tokens", metadata,
-    Column("token_hash", String(64), primary_key=True),
-    Column("player_id", String(16), ForeignKey("players.id"), nullable=False, index=True),
-    Column("created_at", BigInteger, nullable=False),
+    *columns(token_hash=NAME.key, player_id=PLAYER.indexed, created_at=BIG),
 )
 """The hashes of the private tokens a player is known by (never the tokens themselves)."""
 
 matches = Table(
     "matches", metadata,
-    Column("id", String(16), primary_key=True),
-    Column("code", String(16), nullable=False),
-    Column("game", String(32), nullable=False),
-    Column("title", String(80), nullable=False),
-    Column("options", JSON, nullable=False),
-    Column("settings", JSON, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("deal", JSON, nullable=True),
-    Column("seats", JSON, nullable=False),
-    Column("private", Boolean, nullable=False),
-    Column("status", String(12), nullable=False),
-    Column("started_at", BigInteger, nullable=False),
-    Column("ended_at", BigInteger, nullable=True),
-    Column("start_ms", BigInteger, nullable=False),
-    Column("end_ms", BigInteger, nullable=True),
-    Column("result", JSON, nullable=True),
-    Column("rated", Boolean, nullable=False, server_default=false()),
-    Column("abandoned", JSON, nullable=True),
-    Column("stats", JSON, nullable=True),
-    Column("epoch", BigInteger, nullable=False, server_default="0"),
+    *columns(id=ID.key, code=ID, game=GAME, title=text(80), options=DATA, settings=DATA,
+             seed=BIG, deal=DATA.null, seats=DATA, private=FLAG, status=text(12),
+             started_at=BIG, ended_at=BIG.null, start_ms=BIG, end_ms=BIG.null,
+             result=DATA.null, rated=FLAG_OFF, abandoned=DATA.null, stats=DATA.null,
+             epoch=Kind(BigInteger, server_default="0")),
     Index("matches_by_status", "status", "ended_at"),
 )
 """One row per started table: everything its log needs except the actions; wall times in ms;
@@ -75,50 +70,29 @@ counts the processes that took the match over (``Store.take_match``): a write ch
 
 match_players = Table(
     "match_players", metadata,
-    Column("match_id", String(16), ForeignKey("matches.id"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("player_id", String(16), nullable=False, index=True),
-    Column("place", Integer, nullable=True),
-    Column("played", Integer, nullable=True),
-    Column("wrong", Integer, nullable=True),
-    Column("late", Integer, nullable=True),
-    Column("reaction_ms", Integer, nullable=True),
-    Column("rounds", Integer, nullable=True),
+    *columns(match_id=MATCH.key, seat=INT.key, player_id=ID.indexed, place=INT.null,
+             played=INT.null, wrong=INT.null, late=INT.null, reaction_ms=INT.null,
+             rounds=INT.null),
 )
 """Who sat where (people only), to find a player's matches; their place and statistics."""
 
 actions = Table(
     "actions", metadata,
-    Column("match_id", String(16), ForeignKey("matches.id"), primary_key=True),
-    Column("n", Integer, primary_key=True),
-    Column("t", BigInteger, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("action", JSON, nullable=False),
+    *columns(match_id=MATCH.key, n=INT.key, t=BIG, seat=INT, action=DATA),
 )
 """Every action that reached a table, appended (and committed) as it arrives."""
 
 rounds = Table(
     "rounds", metadata,
-    Column("match_id", String(16), ForeignKey("matches.id"), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("winner", Integer, nullable=True),
-    Column("reason", String(32), nullable=False),
-    Column("scores", JSON, nullable=False),
-    Column("totals", JSON, nullable=False),
-    Column("ended_at", BigInteger, nullable=False),
+    *columns(match_id=MATCH.key, number=INT.key, winner=INT.null, reason=text(32), scores=DATA,
+             totals=DATA, ended_at=BIG),
 )
 """Each round's result, committed before anyone at the table is told."""
 
 ratings = Table(
     "ratings", metadata,
-    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
-    Column("game", String(32), primary_key=True),
-    Column("pool", String(8), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("matches", Integer, nullable=False),
-    Column("last_at", BigInteger, nullable=False),
-    Column("listed", Boolean, nullable=False, server_default=false()),
+    *columns(player_id=PLAYER.key, game=GAME.key, pool=POOL.key, mu=REAL, sigma=REAL,
+             matches=INT, last_at=BIG, listed=FLAG_OFF),
     Index("ratings_board", "game", "pool", "listed", "mu", "player_id", "matches", "last_at",
           "sigma"),
 )
@@ -128,18 +102,9 @@ alone (best μ first, ties by id, eligibility and the row from its columns), nev
 
 rating_changes = Table(
     "rating_changes", metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("match_id", String(16), ForeignKey("matches.id"), nullable=False),
-    Column("player_id", String(16), ForeignKey("players.id"), nullable=False),
-    Column("game", String(32), nullable=False),
-    Column("pool", String(8), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("place", Integer, nullable=False),
-    Column("mu_before", Float, nullable=False),
-    Column("sigma_before", Float, nullable=False),
-    Column("mu_after", Float, nullable=False),
-    Column("sigma_after", Float, nullable=False),
-    Column("at", BigInteger, nullable=False),
+    *columns(seq=SERIAL, match_id=MATCH, player_id=PLAYER, game=GAME, pool=POOL, seat=INT,
+             place=INT, mu_before=REAL, sigma_before=REAL, mu_after=REAL, sigma_after=REAL,
+             at=BIG),
     Index("rating_changes_by_player", "player_id", "game", "pool", "seq"),
     Index("rating_changes_by_match", "match_id"),
 )
@@ -150,31 +115,21 @@ rating_changes = Table(
 
 roles = Table(
     "roles", metadata,
-    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
-    Column("role", String(16), nullable=False),
-    Column("granted_at", BigInteger, nullable=False),
+    *columns(player_id=PLAYER.key, role=text(16), granted_at=BIG),
 )
 """Players with a role (``operator``): set from the command line only."""
 
 marks = Table(
     "marks", metadata,
-    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
-    Column("reason", String(500), nullable=False),
-    Column("marked_at", BigInteger, nullable=False),
-    Column("marked_by", String(64), nullable=False),
+    *columns(player_id=PLAYER.key, reason=text(500), marked_at=BIG, marked_by=NAME),
 )
 """Marked players: hidden from leaderboards, barred from rated pools; the reason is theirs
 to read."""
 
 flags = Table(
     "flags", metadata,
-    Column("player_id", String(16), ForeignKey("players.id"), primary_key=True),
-    Column("game", String(32), primary_key=True),
-    Column("source", String(16), primary_key=True),
-    Column("score", Float, nullable=False),
-    Column("evidence", JSON, nullable=False),
-    Column("at", BigInteger, nullable=False),
-    Column("cleared_at", BigInteger, nullable=True),
+    *columns(player_id=PLAYER.key, game=GAME.key, source=text(16).key, score=REAL, evidence=DATA,
+             at=BIG, cleared_at=BIG.null),
     Index("flags_open", "cleared_at", "at"),
 )
 """The review queue: the detector's flag (``source`` ``timing``) or players' reports
@@ -182,12 +137,9 @@ flags = Table(
 
 reports = Table(
     "reports", metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("match_id", String(16), ForeignKey("matches.id"), nullable=False),
-    Column("reporter_id", String(16), ForeignKey("players.id"), nullable=False),
-    Column("player_id", String(16), ForeignKey("players.id"), nullable=False),
-    Column("reason", String(16), nullable=False),
-    Column("at", BigInteger, nullable=False),
+    *columns(seq=SERIAL, match_id=MATCH, reporter_id=PLAYER, player_id=PLAYER,
+             reason=text(16),
+             at=BIG),
     Index("reports_once", "match_id", "reporter_id", "player_id", unique=True),
     Index("reports_by_player", "player_id"),
 )
@@ -195,14 +147,32 @@ reports = Table(
 
 audit = Table(
     "audit", metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("at", BigInteger, nullable=False),
-    Column("actor", String(64), nullable=False),
-    Column("act", String(16), nullable=False),
-    Column("player_id", String(16), nullable=True),
-    Column("reason", String(500), nullable=False),
-    Column("detail", JSON, nullable=True),
+    *columns(seq=SERIAL, at=BIG, actor=NAME, act=text(16), player_id=ID.null,
+             reason=text(500), detail=DATA.null),
     Index("audit_by_player", "player_id", "seq"),
 )
 """Every act of moderation: when, who (an operator's id, or ``cli:USER``), what, to whom,
 why."""
+
+arenas = Table(
+    "arenas", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("title", String(80), nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("creator", String(64), nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("start_at", Float, nullable=False),
+    Column("end_at", Float, nullable=False),
+    Column("every", Integer, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("state", JSON, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Index("arenas_by_status", "status", "start_at"),
+)
+"""Arenas (``zackzack.arena``): what the lobby lists of each (game, title, seats, rated,
+who made it, private, when it runs, every how many seconds it recurs (0: once), how many
+joined) and the whole arena as the hall keeps it (``state``: settings, players, results,
+running tables), written at every change, so that another process can take it over."""

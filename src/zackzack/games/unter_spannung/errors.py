@@ -9,8 +9,6 @@ from zackzack.games.errors import IllegalAction
 class EmptyDrawPile(IllegalAction):
     """Drawing from a draw pile that has no cards left."""
 
-    code = "empty_draw_pile"
-
 
 REFUSALS: tuple[type[IllegalAction], ...] = (EmptyDrawPile,)
 """The game's own refusal classes (``Game.refusals``)."""

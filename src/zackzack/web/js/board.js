@@ -265,6 +265,19 @@ export function toggleHints(board) {
   board.note(t(board.hints ? "board_hints_on" : "board_hints_off"));
 }
 
+// The hint key in a board's key handler: whether `k` is it (then the marks are toggled).
+/** @param {Hinted & {note(text: string): void}} board @param {string} k */
+export function hintsKey(board, k) {
+  if (k !== "h") return false;
+  toggleHints(board);
+  return true;
+}
+
+/** The hint key's line in a board's key help. @returns {[string, string]} */
+export function hintsHelp() {
+  return ["H", t("board_keys_hints")];
+}
+
 // A short note in the board's note line (beside the piles, never over the cards), said once.
 /** @param {HTMLElement & {fade?: ReturnType<typeof setTimeout>}} el @param {string} text */
 export function showNote(el, text, ms = 1800) {

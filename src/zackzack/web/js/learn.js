@@ -10,9 +10,10 @@ import { chip } from "./cards.js";
 import { h, store, touchOnly } from "./dom.js";
 import { errorText } from "./errors.js";
 import { GAMES, part } from "./games.js";
-import { has, onLang, parts, t } from "./i18n.js";
+import { has, parts, t } from "./i18n.js";
 import { announce } from "./live.js";
 import { net } from "./net.js";
+import { GamePage } from "./page.js";
 import * as table from "./table.js";
 
 // The tutorial of `game`: its folder's learn module (INTRO, STEPS, BOTS, done).
@@ -28,11 +29,10 @@ export function mount(root, app, { game }) {
   return new LearnPage(root, app, game);
 }
 
-class LearnPage {
+class LearnPage extends GamePage {
   /** @param {HTMLElement} root @param {App} app @param {string} game */
   constructor(root, app, game) {
-    this.app = app;
-    this.game = game;
+    super(app, game);
     /** @type {Mode} */
     this.mode = "intro";
     this.step = 0;
@@ -53,8 +53,7 @@ class LearnPage {
     this.el = h("section", { class: "learn learn-page", dataset: { game, mode: "intro" } },
       this.coach, this.box);
     root.replaceChildren(this.el);
-    this.offs = [
-      onLang(() => this.render()),
+    this.offs.push(
       net.on("table", (msg) => this.onTable(msg)),
       net.on("events", (msg) => this.onEvents(msg)),
       net.on("error", (msg) => {
@@ -64,12 +63,12 @@ class LearnPage {
           this.render();
         }
       }),
-    ];
+    );
     this.render();
   }
 
   unmount() {
-    this.offs.forEach((off) => off());
+    super.unmount();
     this.table?.unmount();
   }
 

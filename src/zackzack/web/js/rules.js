@@ -6,7 +6,8 @@
 import { cardEl, chip } from "./cards.js";
 import { h } from "./dom.js";
 import { GAMES, LEARN_GAMES, part, words } from "./games.js";
-import { onLang, parts, t } from "./i18n.js";
+import { parts, t } from "./i18n.js";
+import { GamePage } from "./page.js";
 
 export { LEARN_GAMES };
 
@@ -70,19 +71,13 @@ export function mount(root, app, { game }) {
   return new RulesPage(root, app, game);
 }
 
-class RulesPage {
+class RulesPage extends GamePage {
   /** @param {HTMLElement} root @param {App} app @param {string} game */
   constructor(root, app, game) {
-    this.app = app;
-    this.game = game;
+    super(app, game);
     this.el = h("section", { class: "learn rules-page", dataset: { game } });
     root.replaceChildren(this.el);
-    this.offs = [onLang(() => this.render())];
     this.render();
-  }
-
-  unmount() {
-    this.offs.forEach((off) => off());
   }
 
   render() {

@@ -6,8 +6,8 @@
 // nothing. An empty place (or M) asks which card moves into it. H marks the fitting cards.
 
 import {
-  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, Pendings, plate, shake, showNote, slideBack,
-  stack, tag, tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
+  Hinted, bump, flip, freezeOverlay, hintsHelp, hintsKey, HINTS_KEY, justChanged, pendingCard, Pendings,
+  plate, shake, showNote, slideBack, stack, tag, tickFreeze, tickPlate, updatePlate, updateStack,
 } from "../../js/board.js";
 import { cardEl, chip, setCard } from "../../js/art.js";
 import { flyFrom, h, store } from "../../js/dom.js";
@@ -587,10 +587,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       }
       return true;
     }
-    if (k === "h") {
-      toggleHints(this);
-      return true;
-    }
+    if (hintsKey(this, k)) return true;
     if (k === "escape" && this.choice) {
       this.choose(null);
       return true;
@@ -603,7 +600,7 @@ export class SchnelllaufBoard extends Hinted { // setHints: js/board.js
       ["1 … 5", t("board_keys_sl_card")],
       ["Q / ←   W / →", t("board_keys_sl_pile")],
       ["M", t("board_keys_sl_move")],
-      ["H", t("board_keys_hints")],
+      hintsHelp(),
     ];
   }
 }

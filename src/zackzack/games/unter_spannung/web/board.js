@@ -5,8 +5,8 @@
 // H marks the cards that fit (hints).
 
 import {
-  Hinted, bump, flip, freezeOverlay, HINTS_KEY, justChanged, pendingCard, Pendings, plate, shake, showNote, slideBack,
-  stack, tag, tickFreeze, tickPlate, toggleHints, updatePlate, updateStack,
+  Hinted, bump, flip, freezeOverlay, hintsHelp, hintsKey, HINTS_KEY, justChanged, pendingCard, Pendings,
+  plate, shake, showNote, slideBack, stack, tag, tickFreeze, tickPlate, updatePlate, updateStack,
 } from "../../js/board.js";
 import { cardEl, setCard } from "../../js/art.js";
 import { flyFrom, glide, h, positions, store, sync } from "../../js/dom.js";
@@ -434,10 +434,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
       this.drawCard();
       return true;
     }
-    if (k === "h") {
-      toggleHints(this);
-      return true;
-    }
+    if (hintsKey(this, k)) return true;
     const i = HAND_KEYS.indexOf(k);
     if (i < 0 || k.length !== 1) return false;
     const el = this.hand.querySelector(`.card[data-place="${i}"]`);
@@ -449,7 +446,7 @@ export class UnterSpannungBoard extends Hinted { // setHints: js/board.js
     return [
       ["1 … 9, 0, Q … P, A …", t("keys_us_cards")],
       ["D / Space", t("keys_us_draw")],
-      ["H", t("board_keys_hints")],
+      hintsHelp(),
     ];
   }
 }

@@ -9,6 +9,20 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from zackzack.store.columns import (
+    BIG,
+    DATA,
+    FLAG,
+    GAME,
+    ID,
+    INT,
+    MATCH,
+    NAME,
+    Kind,
+    columns,
+    text,
+)
+
 revision = "0001"
 down_revision: str | None = None
 branch_labels: str | None = None
@@ -17,57 +31,24 @@ depends_on: str | None = None
 
 def upgrade() -> None:
     """Create the tables of release 0.1 (what its ``metadata.create_all`` made)."""
-    op.create_table(
-        "players",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
-        sa.Column("name", sa.String(64), nullable=False),
-        sa.Column("created_at", sa.BigInteger, nullable=False),
-    )
+    op.create_table("players", *columns(id=ID.key, token_hash=Kind(sa.String(64), unique=True),
+                                        name=NAME, created_at=BIG))
     op.create_table(
         "matches",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("code", sa.String(8), nullable=False),
-        sa.Column("game", sa.String(32), nullable=False),
-        sa.Column("title", sa.String(80), nullable=False),
-        sa.Column("options", sa.JSON, nullable=False),
-        sa.Column("settings", sa.JSON, nullable=False),
-        sa.Column("seed", sa.BigInteger, nullable=False),
-        sa.Column("deal", sa.JSON, nullable=True),
-        sa.Column("seats", sa.JSON, nullable=False),
-        sa.Column("private", sa.Boolean, nullable=False),
-        sa.Column("status", sa.String(12), nullable=False),
-        sa.Column("started_at", sa.BigInteger, nullable=False),
-        sa.Column("ended_at", sa.BigInteger, nullable=True),
-        sa.Column("start_ms", sa.BigInteger, nullable=False),
-        sa.Column("end_ms", sa.BigInteger, nullable=True),
-        sa.Column("result", sa.JSON, nullable=True),
+        *columns(id=ID.key, code=text(8), game=GAME, title=text(80), options=DATA,
+                 settings=DATA, seed=BIG, deal=DATA.null, seats=DATA, private=FLAG,
+                 status=text(12), started_at=BIG, ended_at=BIG.null, start_ms=BIG,
+                 end_ms=BIG.null, result=DATA.null),
     )
     op.create_index("matches_by_status", "matches", ["status", "ended_at"])
-    op.create_table(
-        "match_players",
-        sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
-        sa.Column("seat", sa.Integer, primary_key=True),
-        sa.Column("player_id", sa.String(16), nullable=False),
-    )
+    op.create_table("match_players", *columns(match_id=MATCH.key, seat=INT.key, player_id=ID))
     op.create_index("ix_match_players_player_id", "match_players", ["player_id"])
-    op.create_table(
-        "actions",
-        sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
-        sa.Column("n", sa.Integer, primary_key=True),
-        sa.Column("t", sa.BigInteger, nullable=False),
-        sa.Column("seat", sa.Integer, nullable=False),
-        sa.Column("action", sa.JSON, nullable=False),
-    )
+    op.create_table("actions",
+                    *columns(match_id=MATCH.key, n=INT.key, t=BIG, seat=INT, action=DATA))
     op.create_table(
         "rounds",
-        sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
-        sa.Column("number", sa.Integer, primary_key=True),
-        sa.Column("winner", sa.Integer, nullable=True),
-        sa.Column("reason", sa.String(32), nullable=False),
-        sa.Column("scores", sa.JSON, nullable=False),
-        sa.Column("totals", sa.JSON, nullable=False),
-        sa.Column("ended_at", sa.BigInteger, nullable=False),
+        *columns(match_id=MATCH.key, number=INT.key, winner=INT.null, reason=text(32),
+                 scores=DATA, totals=DATA, ended_at=BIG),
     )
 
 

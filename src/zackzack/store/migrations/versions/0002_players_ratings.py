@@ -11,6 +11,22 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from zackzack.store.columns import (
+    BIG,
+    DATA,
+    FLAG_OFF,
+    GAME,
+    ID,
+    INT,
+    NAME,
+    PLAYER,
+    POOL,
+    REAL,
+    SERIAL,
+    columns,
+    text,
+)
+
 revision = "0002"
 down_revision: str | None = "0001"
 branch_labels: str | None = None
@@ -31,58 +47,35 @@ def upgrade() -> None:
                "SELECT token_hash, id AS player_id, created_at FROM players")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("token_hash")
-        batch.add_column(sa.Column("name_key", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("password_hash", sa.String(200), nullable=True))
-        batch.add_column(sa.Column("claimed_at", sa.BigInteger, nullable=True))
-        batch.add_column(sa.Column("deleted_at", sa.BigInteger, nullable=True))
+        for column in columns(name_key=NAME.null, password_hash=text(200).null,
+                              claimed_at=BIG.null, deleted_at=BIG.null):
+            batch.add_column(column)
         batch.create_index("players_by_name_key", ["name_key"], unique=True)
-    op.create_table(
-        "tokens",
-        sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), nullable=False),
-        sa.Column("created_at", sa.BigInteger, nullable=False),
-    )
+    op.create_table("tokens", *columns(token_hash=NAME.key, player_id=PLAYER, created_at=BIG))
     op.create_index("ix_tokens_player_id", "tokens", ["player_id"])
     op.execute("INSERT INTO tokens (token_hash, player_id, created_at) "
                "SELECT token_hash, player_id, created_at FROM tokens_0002")
     op.drop_table("tokens_0002")
 
     # Added columns need no batch mode (SQLite's ADD COLUMN does them, no table is copied).
-    op.add_column("matches", sa.Column("rated", sa.Boolean, nullable=False,
-                                       server_default=sa.false()))
-    op.add_column("matches", sa.Column("abandoned", sa.JSON, nullable=True))
-    op.add_column("matches", sa.Column("stats", sa.JSON, nullable=True))
+    for column in columns(rated=FLAG_OFF, abandoned=DATA.null, stats=DATA.null):
+        op.add_column("matches", column)
     for name in ("place", "played", "wrong", "late", "reaction_ms", "rounds"):
-        op.add_column("match_players", sa.Column(name, sa.Integer, nullable=True))
+        op.add_column("match_players", INT.null.column(name))
     _places_from_results()
 
     op.create_table(
         "ratings",
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("game", sa.String(32), primary_key=True),
-        sa.Column("pool", sa.String(8), primary_key=True),
-        sa.Column("mu", sa.Float, nullable=False),
-        sa.Column("sigma", sa.Float, nullable=False),
-        sa.Column("matches", sa.Integer, nullable=False),
-        sa.Column("last_at", sa.BigInteger, nullable=False),
-        sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),
+        *columns(player_id=PLAYER.key, game=GAME.key, pool=POOL.key, mu=REAL, sigma=REAL,
+                 matches=INT, last_at=BIG, listed=FLAG_OFF),
     )
     op.create_index("ratings_board", "ratings",
                     ["game", "pool", "listed", "mu", "player_id", "matches", "last_at", "sigma"])
     op.create_table(
         "rating_changes",
-        sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), nullable=False),
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), nullable=False),
-        sa.Column("game", sa.String(32), nullable=False),
-        sa.Column("pool", sa.String(8), nullable=False),
-        sa.Column("seat", sa.Integer, nullable=False),
-        sa.Column("place", sa.Integer, nullable=False),
-        sa.Column("mu_before", sa.Float, nullable=False),
-        sa.Column("sigma_before", sa.Float, nullable=False),
-        sa.Column("mu_after", sa.Float, nullable=False),
-        sa.Column("sigma_after", sa.Float, nullable=False),
-        sa.Column("at", sa.BigInteger, nullable=False),
+        *columns(seq=SERIAL, match_id=ID.to("matches.id"), player_id=PLAYER, game=GAME,
+                 pool=POOL, seat=INT, place=INT, mu_before=REAL, sigma_before=REAL,
+                 mu_after=REAL, sigma_after=REAL, at=BIG),
     )
     op.create_index("rating_changes_by_player", "rating_changes",
                     ["player_id", "game", "pool", "seq"])

@@ -3,59 +3,48 @@ flags, players' reports and the audit log (``zackzack.moderation``)."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from alembic import op
+
+from zackzack.store.columns import (
+    BIG,
+    DATA,
+    GAME,
+    ID,
+    MATCH,
+    NAME,
+    PLAYER,
+    REAL,
+    SERIAL,
+    columns,
+    text,
+)
 
 revision, down_revision = "0004", "0003"  # no branches, no dependencies
 
 
 def upgrade() -> None:
     """Five new tables; nothing that exists changes."""
-    op.create_table(
-        "roles",
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("role", sa.String(16), nullable=False),
-        sa.Column("granted_at", sa.BigInteger, nullable=False),
-    )
-    op.create_table(
-        "marks",
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("reason", sa.String(500), nullable=False),
-        sa.Column("marked_at", sa.BigInteger, nullable=False),
-        sa.Column("marked_by", sa.String(64), nullable=False),
-    )
+    op.create_table("roles", *columns(player_id=PLAYER.key, role=text(16), granted_at=BIG))
+    op.create_table("marks", *columns(player_id=PLAYER.key, reason=text(500), marked_at=BIG,
+                                      marked_by=NAME))
     op.create_table(
         "flags",
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("game", sa.String(32), primary_key=True),
-        sa.Column("source", sa.String(16), primary_key=True),
-        sa.Column("score", sa.Float, nullable=False),
-        sa.Column("evidence", sa.JSON, nullable=False),
-        sa.Column("at", sa.BigInteger, nullable=False),
-        sa.Column("cleared_at", sa.BigInteger, nullable=True),
+        *columns(player_id=PLAYER.key, game=GAME.key, source=text(16).key, score=REAL,
+                 evidence=DATA, at=BIG, cleared_at=BIG.null),
     )
     op.create_index("flags_open", "flags", ["cleared_at", "at"])
     op.create_table(
         "reports",
-        sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), nullable=False),
-        sa.Column("reporter_id", sa.String(16), sa.ForeignKey("players.id"), nullable=False),
-        sa.Column("player_id", sa.String(16), sa.ForeignKey("players.id"), nullable=False),
-        sa.Column("reason", sa.String(16), nullable=False),
-        sa.Column("at", sa.BigInteger, nullable=False),
+        *columns(seq=SERIAL, match_id=MATCH, reporter_id=PLAYER, player_id=PLAYER,
+                 reason=text(16), at=BIG),
     )
     op.create_index("reports_once", "reports", ["match_id", "reporter_id", "player_id"],
                     unique=True)
     op.create_index("reports_by_player", "reports", ["player_id"])
     op.create_table(
         "audit",
-        sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("at", sa.BigInteger, nullable=False),
-        sa.Column("actor", sa.String(64), nullable=False),
-        sa.Column("act", sa.String(16), nullable=False),
-        sa.Column("player_id", sa.String(16), nullable=True),
-        sa.Column("reason", sa.String(500), nullable=False),
-        sa.Column("detail", sa.JSON, nullable=True),
+        *columns(seq=SERIAL, at=BIG, actor=NAME, act=text(16), player_id=ID.null,
+                 reason=text(500), detail=DATA.null),
     )
     op.create_index("audit_by_player", "audit", ["player_id", "seq"])
 

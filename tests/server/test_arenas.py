@@ -1,0 +1,216 @@
+"""Arenas in the server (``server/arenas.py``): made, joined, paired, scored from the store,
+told over the protocol, kept in the store and taken up again after a restart; on a virtual
+clock (the store's wall clock follows it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.kit import Client, World, play_out
+from zackzack.arena import PAIR_EVERY
+from zackzack.engine.clock import VirtualClock
+from zackzack.server.lobby import Timing
+from zackzack.store import Store, database_url
+
+EPOCH = 1_764_000_000.0
+REST = 3.0
+
+
+def world_on(path: Path, clock: VirtualClock | None = None) -> World:
+    """A lobby on a virtual clock whose store's wall clock is the same clock."""
+    clock = clock or VirtualClock()
+    store = Store(database_url(str(path)), wall=lambda: EPOCH + clock.time())
+    world = World(store, clock=clock, timing=Timing(arena_rest=REST, stall_warning=1e9))
+    world.lobby.arenas.start()
+    return world
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    found = world_on(tmp_path / "z.db")
+    yield found
+    found.lobby.shutdown()
+    found.store.close()
+
+
+def arena_of(client: Client) -> dict[str, Any]:
+    """The latest ``arena`` message's arena."""
+    return client.last("arena")["arena"]
+
+
+def line(client: Client, who: Client) -> dict[str, Any]:
+    """``who``'s line in the standings ``client`` saw last."""
+    return next(s for s in arena_of(client)["standings"] if s["player"] == who.player)
+
+
+def made(world: World, **fields: Any) -> tuple[Client, str]:
+    """A player makes a casual 2-seat Unter Spannung arena that starts now; its id."""
+    host = world.client("Host")
+    replies = host.send(type="arena_create", game="unter-spannung", seats=2, minutes=10,
+                        **fields)
+    assert replies[-1]["type"] == "arena", replies
+    return host, replies[-1]["arena"]["id"]
+
+
+def test_an_arena_pairs_scores_and_pairs_again(world: World) -> None:
+    _host, arena = made(world)
+    players = [world.client(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    for client in players:
+        client.send(type="arena_join", id=arena)
+        assert arena_of(client)["you"] == client.player
+    world.wait(PAIR_EVERY)
+    for client in players:
+        paired = client.last("arena_paired")
+        assert paired["arena"] == arena and client.table["code"] == paired["code"]
+        assert client.table["you"] is not None
+    codes = {client.last("arena_paired")["code"] for client in players}
+    assert len(codes) == 2  # two tables of two
+
+    for code in codes:
+        play_out(world, [c for c in players if c.table["code"] == code])
+    world.wait(PAIR_EVERY)
+    watcher = world.client("Eve")
+    watcher.send(type="arena_watch", id=arena)
+    standings = arena_of(watcher)["standings"]
+    assert arena_of(watcher)["you"] is None
+    assert sorted(s["score"] for s in standings) == [0, 0, 2, 2]
+    for entry in standings:
+        (game,) = entry["games"]
+        assert game["points"] == (2 if game["win"] else 0) and game["match"]
+        assert world.store.match(game["match"]) is not None  # stored before it counted
+    first = {c.player: c.last("arena_paired")["code"] for c in players}
+
+    world.wait(REST + PAIR_EVERY)
+    again = {c.player: c.last("arena_paired")["code"] for c in players}
+    assert set(again.values()).isdisjoint(first.values())  # new tables for everyone
+    by_code: dict[str, set[str]] = {}
+    for player, code in again.items():
+        by_code.setdefault(code, set()).add(player)
+    for pair in by_code.values():
+        one, two = (line(watcher, next(c for c in players if c.player == p)) for p in pair)
+        assert one["score"] == two["score"]  # winners meet winners
+
+
+def paired_again(world: World, client: Client, times: int, within: float = 60.0) -> None:
+    """Let virtual time pass until ``client`` was paired ``times`` times."""
+    for _ in range(int(within)):
+        if len([m for m in client.inbox if m["type"] == "arena_paired"]) >= times:
+            return
+        world.wait(1.0)
+    raise AssertionError(f"not paired {times} times within {within} s")
+
+
+def test_a_streak_doubles_points(world: World) -> None:
+    _host, arena = made(world)
+    ada, bo, eve = world.client("Ada"), world.client("Bo"), world.client("Eve")
+    for client in (ada, bo):
+        client.send(type="arena_join", id=arena)
+    eve.send(type="arena_watch", id=arena)
+    for game in range(3):
+        paired_again(world, ada, game + 1)  # (the same two: after PATIENCE)
+        play_out(world, [ada, bo])
+        world.wait(PAIR_EVERY)
+    for who in (ada, bo):
+        mine = line(eve, who)["games"]
+        assert len(mine) == 3
+        wins = [g["win"] for g in mine]
+        doubled = [g["doubled"] for g in mine]
+        assert doubled == [False, False, wins[0] and wins[1]]  # after two wins: double
+        assert [g["points"] for g in mine] == [(2 if g["win"] else 0) * (2 if g["doubled"]
+                                                                        else 1) for g in mine]
+        assert line(eve, who)["score"] == sum(g["points"] for g in mine)
+        assert line(eve, who)["on_fire"] == (wins[1] and wins[2])
+
+
+def test_a_player_who_goes_is_paused_and_comes_back(world: World) -> None:
+    _host, arena = made(world)
+    ada, bo = world.client("Ada"), world.client("Bo")
+    for client in (ada, bo):
+        client.send(type="arena_join", id=arena)
+    token = ada.welcome["token"]
+    ada.session.close()
+    world.wait(PAIR_EVERY * 2)
+    assert line(bo, ada)["status"] == "paused"
+    assert all(m["type"] != "arena_paired" for m in bo.inbox)  # nobody to play with
+
+    back = world.client("Ada", token=token)
+    back.send(type="arena_watch", id=arena)
+    assert line(back, back)["status"] == "active"
+    world.wait(PAIR_EVERY)
+    assert back.last("arena_paired")["code"] == bo.last("arena_paired")["code"]
+
+
+def test_pause_and_withdraw_are_the_players_own(world: World) -> None:
+    _host, arena = made(world)
+    ada, bo = world.client("Ada"), world.client("Bo")
+    for client in (ada, bo):
+        client.send(type="arena_join", id=arena)
+    ada.send(type="arena_pause", id=arena)
+    world.wait(PAIR_EVERY * 2)
+    assert line(bo, ada)["status"] == "paused"
+    ada.send(type="arena_watch", id=arena)  # watching is not coming back
+    assert line(ada, ada)["status"] == "paused"
+    ada.send(type="arena_withdraw", id=arena)
+    assert ada.error(type="arena_join", id=arena) == "arena_withdrawn"
+    world.wait(1.0)  # (the standings go out at most once a second)
+    assert line(bo, ada)["status"] == "withdrawn"
+
+
+def test_bad_arena_messages_change_nothing(world: World) -> None:
+    ada = world.client("Ada")
+    assert ada.error(type="arena_watch", id="NOPE2345") == "no_such_arena"
+    assert ada.error(type="arena_create", game="schnelllauf", seats=3) == "bad_options"
+    assert ada.error(type="arena_create", game="chess") == "no_such_game"
+    assert ada.error(type="arena_create", game="schnelllauf", minutes=0) == "bad_field"
+    assert ada.error(type="arena_create", game="schnelllauf", rated=True) \
+        == "rated_needs_account"
+    assert ada.error(type="arena_watch", id="../etc") == "bad_field"
+    _host, arena = made(world)
+    assert ada.error(type="arena_pause", id=arena) == "not_in_arena"
+    assert world.store.arenas(over_since=0.0)[0].players == 0
+    for _ in range(3):
+        ada.send(type="arena_create", game="schnelllauf")
+    assert ada.error(type="arena_create", game="schnelllauf") == "too_many_arenas"
+
+
+def test_the_lobby_lists_public_arenas_with_the_time(world: World) -> None:
+    _host, arena = made(world, start_in=300)
+    _other, hidden = made(world, private=True)
+    ada = world.client("Ada")
+    listing = ada.send(type="lobby")[-1]
+    (entry,) = listing["arenas"]
+    assert entry["id"] == arena and entry["state"] == "upcoming"
+    assert entry["start"] - listing["now"] == 300_000
+    assert len(hidden) > len(arena)
+    ada.send(type="arena_join", id=arena)
+    world.wait(300 + PAIR_EVERY)
+    assert ada.send(type="lobby")[-1]["arenas"][0]["state"] == "running"
+
+
+def test_a_restart_takes_the_arena_up_where_it_was(tmp_path: Path) -> None:
+    clock = VirtualClock()
+    first = world_on(tmp_path / "z.db", clock)
+    _host, arena = made(first)
+    ada, bo = first.client("Ada"), first.client("Bo")
+    for client in (ada, bo):
+        client.send(type="arena_join", id=arena)
+    first.wait(PAIR_EVERY)
+    code = ada.last("arena_paired")["code"]
+    play_out(first, [ada, bo])  # the match is stored; the process stops before it is scored
+    first.lobby.shutdown()
+
+    second = world_on(tmp_path / "z.db", clock)
+    ada2 = second.client("Ada", token=ada.welcome["token"])
+    ada2.send(type="arena_watch", id=arena)
+    second.wait(PAIR_EVERY)
+    standings = arena_of(ada2)["standings"]
+    assert sorted(s["score"] for s in standings) == [0, 2]
+    assert line(ada2, ada2)["status"] == "active"  # came back by watching
+    assert line(ada2, bo)["status"] == "paused"  # away until they come back
+    assert all(s["playing"] != code for s in standings)
+    second.lobby.shutdown()
+    second.store.close()
+    first.store.close()
