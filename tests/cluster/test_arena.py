@@ -29,8 +29,8 @@ async def test_an_arena_survives_the_death_of_its_process(cluster: Cluster) -> N
     for _attempt in range(20):  # as a person would: again while Redis does not answer
         start = len(hana.seen)
         await hana.send(type="arena_create", game="unter-spannung", seats=2, minutes=20)
-        made = await hana.wait_for(lambda: next((m for m in hana.seen[start:]
-                                                 if m["type"] in ("arena", "error")), None))
+        made = await hana.wait_for(lambda start=start: next(
+            (m for m in hana.seen[start:] if m["type"] in ("arena", "error")), None))
         if made.get("code") != "cluster_unavailable":
             break
         await asyncio.sleep(1)

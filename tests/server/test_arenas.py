@@ -12,6 +12,7 @@ import pytest
 from server.kit import Client, World, play_out
 from zackzack.arena import PAIR_EVERY
 from zackzack.engine.clock import VirtualClock
+from zackzack.server.arenas import LISTED_AFTER_END
 from zackzack.server.lobby import Timing
 from zackzack.store import Store, database_url
 
@@ -49,8 +50,8 @@ def line(client: Client, who: Client) -> dict[str, Any]:
 def made(world: World, **fields: Any) -> tuple[Client, str]:
     """A player makes a casual 2-seat Unter Spannung arena that starts now; its id."""
     host = world.client("Host")
-    replies = host.send(type="arena_create", game="unter-spannung", seats=2, minutes=10,
-                        **fields)
+    replies = host.send(**{"type": "arena_create", "game": "unter-spannung", "seats": 2,
+                           "minutes": 10, **fields})
     assert replies[-1]["type"] == "arena", replies
     return host, replies[-1]["arena"]["id"]
 
@@ -214,3 +215,28 @@ def test_a_restart_takes_the_arena_up_where_it_was(tmp_path: Path) -> None:
     second.lobby.shutdown()
     second.store.close()
     first.store.close()
+
+
+def test_the_end_the_podium_and_the_record_after(world: World) -> None:
+    _host, arena = made(world, minutes=1)
+    ada, bo, eve = world.client("Ada"), world.client("Bo"), world.client("Eve")
+    for client in (ada, bo):
+        client.send(type="arena_join", id=arena)
+    eve.send(type="arena_watch", id=arena)
+    world.wait(PAIR_EVERY)
+    world.wait(60.0)  # the time is up while they play: their game still counts
+    assert arena_of(eve)["state"] == "running"
+    assert ada.error(type="arena_join", id=arena) == "arena_over"
+    play_out(world, [ada, bo])
+    world.wait(PAIR_EVERY + 1.0)
+    over = arena_of(eve)
+    assert over["state"] == "over"
+    podium = [s for s in over["standings"] if s["games"]][:3]
+    assert [s["score"] for s in podium] == [2, 0]
+    assert all(s["games"][0]["match"] for s in podium)
+    world.wait(LISTED_AFTER_END + PAIR_EVERY)
+    assert arena not in world.lobby.arenas.hosted  # forgotten here, kept in the store
+    info = world.lobby.arenas.info(arena)
+    assert info is not None and info.state == "over"
+    assert [s.score for s in info.standings] == [2, 0]
+    assert eve.send(type="lobby")[-1]["arenas"] == []

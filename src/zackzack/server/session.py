@@ -208,8 +208,8 @@ class Session:
                     self._show_arena(arena_id)
             case ArenaJoin(id=arena_id):
                 if self._arena_here(message, arena_id):
-                    self._show(None)
-                    self.lobby.arenas.join(self, arena_id)
+                    self.lobby.arenas.join(self, arena_id)  # (a refusal changes nothing)
+                    self._show_arena(arena_id)
             case ArenaPause(id=arena_id):
                 self.lobby.arenas.pause(self, arena_id)
             case ArenaWithdraw(id=arena_id):

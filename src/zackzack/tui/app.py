@@ -10,6 +10,7 @@ from textual.app import App
 from textual.screen import Screen
 from textual.worker import Worker
 
+from zackzack.tui.arena import ArenaScreen
 from zackzack.tui.dialogs import MIN_HEIGHT, MIN_WIDTH
 from zackzack.tui.game_screen import GameScreen
 from zackzack.tui.online import LobbyScreen
@@ -135,12 +136,24 @@ class PlayApp(App[None]):
             self.exit()
 
     def can_leave(self) -> bool:
-        """Whether a table has a level above it (the lobby, the start screen) for Esc."""
-        return isinstance(self.lobby, LobbyScreen) or self.chooser
+        """Whether a table has a level above it (the lobby, the start screen, an arena's
+        standings) for Esc."""
+        return isinstance(self.lobby, LobbyScreen) or self.chooser or self._arena() is not None
+
+    def _arena(self) -> ArenaScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, ArenaScreen)), None)
 
     def leave(self) -> None:
-        """Esc at a table: one level back, to a fresh lobby or the start screen (quit when
-        there is neither)."""
+        """Esc at a table: one level back, to an arena's standings, a fresh lobby or the start
+        screen (quit when there is none)."""
+        arena = self._arena()
+        if arena is not None:  # an arena's table: back to its standings
+            for screen in self.screen_stack[self.screen_stack.index(arena) + 1:]:
+                if isinstance(screen, GameScreen):
+                    screen.leaving = True
+            while self.screen is not arena:
+                self.pop_screen()
+            return
         if self.playing is not None:
             self.playing.cancel()
         for screen in self.screen_stack:

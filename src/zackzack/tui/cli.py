@@ -1,14 +1,16 @@
 """``zackzack play``: play in the terminal, offline against bots, two at one keyboard, or at a
-server's table (``--join LINK``); without arguments a start screen asks.
+server's table (``--join LINK``) or in its arena (``--arena LINK``); without arguments a start
+screen asks.
 
 Whatever keeps the match from starting (bad arguments, no terminal, a server that cannot be
 reached, a table that does not exist, a wrong password) is one line on stderr and exit status
 2, said before the full-screen app would start: the first session is opened before the app
 runs.
 
-With ``--user NAME`` (and ``--server`` or ``--join``) the terminal signs in as the player who
-claimed NAME on that server: it asks for the password, or takes it from the environment
-variable ``ZACKZACK_PASSWORD`` when that is set (for scripts). Without it, a guest plays.
+With ``--user NAME`` (and ``--server``, ``--join`` or ``--arena``) the terminal signs in as
+the player who claimed NAME on that server: it asks for the password, or takes it from the
+environment variable ``ZACKZACK_PASSWORD`` when that is set (for scripts). Without it, a guest
+plays.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import getpass
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -30,6 +32,8 @@ from zackzack.tui.texts import bot_spec, system_lang
 from zackzack.words.describe import LANGS
 
 if TYPE_CHECKING:  # the app (Textual, websockets) is imported when the command runs
+    from textual.screen import Screen
+
     from zackzack.tui.app import SessionMaker
 
 PASSWORD_ENV = "ZACKZACK_PASSWORD"
@@ -64,9 +68,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--join", metavar="LINK",
                         help="play at a server's table: the link the lobby shares, "
                              "http://HOST:PORT/t/CODE, or with --server URL its code alone")
+    parser.add_argument("--arena", metavar="LINK",
+                        help="play in a server's arena (a timed tournament that pairs you again "
+                             "after each game): its link, http://HOST:PORT/arenas/ID, or with "
+                             "--server URL its id alone")
     parser.add_argument("--name", default="", help="your name at the table")
     parser.add_argument("--user", metavar="NAME",
-                        help="with --server or --join: sign in as the player who claimed NAME "
+                        help="with --server, --join or --arena: sign in as the player who "
+                             "claimed NAME "
                              f"(the password is asked for, or read from ${PASSWORD_ENV}); "
                              "without it you play as a guest")
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same deal")
@@ -84,18 +93,26 @@ def sessions(args: argparse.Namespace, lang: str) -> SessionMaker | None:
     from zackzack.tui.remote import seat_maker
     from zackzack.tui.setup import Setup, session
 
-    if args.join or args.server:
+    if args.join or args.server or args.arena:
         if (args.game or args.bots or args.local_two or args.handicap or flagged(args)
                 or args.option):
-            raise ValueError("--join and --server take the game and its options from the "
-                             "server's table")
+            raise ValueError("--join, --server and --arena take the game and its options from "
+                             "the server")
+        if args.join and args.arena:
+            raise ValueError("--join and --arena: a table or an arena, not both")
         if args.join and args.server and "/" in args.join:
             raise ValueError("--join with --server takes the table's code alone (the link "
                              "names the server already)")
     elif args.user is not None:
-        raise ValueError("--user signs in at a server: use it with --server or --join")
+        raise ValueError("--user signs in at a server: use it with --server, --join or "
+                         "--arena")
     if args.user is not None and not args.user.strip():
         raise ValueError("--user needs the name you claimed on the server")
+    if args.arena:
+        from zackzack.tui.arena import arena_target
+
+        arena_target(args.arena, args.server)  # a ValueError for a bad link or id
+        return None
     if args.join:
         url, code = join_target(args.join, args.server)
         return seat_maker(url, code, args.name, lang)
@@ -193,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     if args.user is not None:
         account = (args.user.strip(), password(args.user.strip()))
     return asyncio.run(play(lang, makers, layout=args.keys, server=args.server, name=args.name,
-                            account=account, join=args.join))
+                            account=account, join=args.join, arena=args.arena))
 
 
 def password(user: str) -> str:
@@ -210,25 +227,32 @@ def password(user: str) -> str:
 async def play(lang: str, makers: SessionMaker | None, *, again: bool = True,
                layout: str | None = None, server: str | None = None, name: str = "",
                headless: bool = False, account: tuple[str, str] | None = None,
-               join: str | None = None) -> int:
+               join: str | None = None, arena: str | None = None) -> int:
     """Sign in if ``account`` (name, password) is given, open the first match's session (a
-    remote one connects and joins: the table of ``join`` as the signed-in player) or the
-    lobby of ``server``, then run the app."""
+    remote one connects and joins: the table of ``join`` as the signed-in player), the
+    ``arena`` (joined) or the lobby of ``server``, then run the app."""
     from zackzack.tui.app import PlayApp
+    from zackzack.tui.arena import ArenaScreen, ArenaSession, arena_target
     from zackzack.tui.online import LobbyClient, LobbyScreen, http_base, server_url, sign_in
     from zackzack.tui.remote import seat_maker
 
-    first, lobby, token = None, None, None
+    first, token = None, None
+    lobby: Screen[Any] | None = None
     if account is not None:
-        where = server or join
+        where = server or join or arena
         if where is None:
-            raise ValueError("--user signs in at a server: use it with --server or --join")
+            raise ValueError("--user signs in at a server: use it with --server, --join or "
+                             "--arena")
         signed = await sign_in(http_base(where), *account)  # ValueError: the app never shows
         token, name = signed.token, signed.name
         if join is not None:
             url, code = join_target(join, server)
             makers = seat_maker(url, code, name, lang, token=token)
-    if makers is not None:
+    if arena is not None:
+        joined = ArenaSession(*arena_target(arena, server), name, lang, token=token)
+        await joined.open()  # raises ValueError: the app never shows
+        lobby = ArenaScreen(joined, lang, layout)
+    elif makers is not None:
         first = makers()
         await first.open()  # raises ValueError: the app never shows
     elif server is not None:

@@ -1,5 +1,6 @@
 """Online from the terminal (``zackzack play --server URL``): the lobby's open tables, live,
 and a form that creates a table; either answers with the session maker of the chosen table.
+``a`` lists the server's arenas (``tui/arena.py``): the chosen one shows over the lobby.
 
 The lobby keeps its own connection (``lobby`` messages, docs/protocol.md); the game then
 connects as the same player (the lobby's token), so rematches and reconnects find the seat.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,6 +35,7 @@ from websockets.typing import Origin
 from zackzack.bots import parse_bot
 from zackzack.games import REGISTRY, registered
 from zackzack.server import protocol as p
+from zackzack.tui.arena import ArenaListScreen, ArenaScreen, ArenaSession, since
 from zackzack.tui.dialogs import TooSmall
 from zackzack.tui.remote import RemoteSession, parse_code, seat_maker, why
 from zackzack.tui.setup import SetupError
@@ -123,6 +126,10 @@ class LobbyClient:
         self.tables: list[p.LobbyTable] = []
         self.online = 0
         """People connected to the server (to every server of a cluster; 0: not said)."""
+        self.arenas: list[p.ArenaEntry] = []
+        """The public arenas to come, running or just over."""
+        self.wall = (0, time.monotonic())
+        """The server's wall clock (ms) with the lobby's last list, and when that came."""
         self.changed: Callable[[], None] = lambda: None
         """Called after each new list."""
         self._socket: ClientConnection | None = None
@@ -160,6 +167,7 @@ class LobbyClient:
                 elif isinstance(message, p.LobbyList):
                     self.tables = [t for t in message.tables if t.phase == "waiting"]
                     self.online = message.online
+                    self.arenas, self.wall = message.arenas, (message.now, time.monotonic())
                     self.changed()
 
     async def close(self) -> None:
@@ -236,10 +244,9 @@ class LobbyScreen(Screen[SessionMaker | None]):
         for entry in self.client.tables:
             table.add_row(entry.code, tr("g_" + entry.game, self.lang), entry.title,
                           _seats(entry, self.lang), key=entry.code)
-        if not self.client.tables:
-            self.query_one("#lobby_hint", Static).update(tr("lobby_empty", self.lang))
-        else:
-            self.query_one("#lobby_hint", Static).update(tr("lobby_hint", self.lang))
+        hint = tr("lobby_hint" if self.client.tables else "lobby_empty", self.lang)
+        self.query_one("#lobby_hint", Static).update(
+            f"{tr('tui_arena_lobby_key', self.lang)} · {hint}")
         codes = [entry.code for entry in self.client.tables]
         if chosen in codes:
             table.move_cursor(row=codes.index(chosen))
@@ -259,8 +266,12 @@ class LobbyScreen(Screen[SessionMaker | None]):
                                     token=self.client.token))
 
     def on_key(self, event: events.Key) -> None:
-        """``n`` creates a table, ``j`` joins one by its code, Esc leaves."""
-        if event.key == "n":
+        """``n`` creates a table, ``j`` joins one by its code, ``a`` lists the arenas, Esc
+        leaves."""
+        if event.key == "a":
+            event.stop()
+            self._arenas()
+        elif event.key == "n":
             event.stop()
             self.app.push_screen(CreateScreen(self.lang), self._created)
         elif event.key == "j":
@@ -269,6 +280,28 @@ class LobbyScreen(Screen[SessionMaker | None]):
         elif event.key == "escape":
             event.stop()
             self.dismiss(None)
+
+    def _arenas(self) -> None:
+        """The arenas, live; the chosen one is joined, and shown over this lobby."""
+        client = self.client
+        self.app.push_screen(ArenaListScreen(self.lang,
+                                             lambda: (client.arenas, since(*client.wall))),
+                             self._arena)
+
+    def _arena(self, arena: str | None) -> None:
+        if arena is not None:
+            self.run_worker(self._join_arena(arena), exclusive=True)
+
+    async def _join_arena(self, arena: str) -> None:
+        session = ArenaSession(self.url, arena, self.player_name, self.lang,
+                               token=self.client.token)
+        try:
+            await session.open()
+        except ValueError as error:
+            self.query_one("#lobby_title", Static).update(Text(str(error), style="bold red"))
+            return
+        self.app.push_screen(ArenaScreen(session, self.lang, getattr(self.app, "layout", None),
+                                         back=True))
 
     def _coded(self, code: str | None) -> None:
         if code is not None:

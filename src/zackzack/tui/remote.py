@@ -259,15 +259,24 @@ class RemoteSession:
         if self._hops > FREE_HOPS:
             await _pause(RETRY_S[min(self._hops - FREE_HOPS - 1, len(RETRY_S) - 1)])
 
-    async def _sit(self) -> None:
+    async def _dial(self) -> ClientConnection:
+        """Connect to ``url``, say hello and learn who this keyboard is (the welcome)."""
         netloc = urllib.parse.urlsplit(self.url).netloc
         origin = Origin(("https" if self.url.startswith("wss") else "http") + "://" + netloc)
         socket = await connect(self.url, origin=origin, open_timeout=10)
         try:
             await self._send(socket, p.Hello(token=self.token, name=self.name))
             welcome = await self._expect(socket, p.Welcome)
-            self.token, self.player = welcome.token, welcome.player
-            self.reaction_ms = welcome.reaction_ms
+        except BaseException:
+            await socket.close()
+            raise
+        self.token, self.player = welcome.token, welcome.player
+        self.reaction_ms = welcome.reaction_ms
+        return socket
+
+    async def _sit(self) -> None:
+        socket = await self._dial()
+        try:
             if self.create is not None:  # a new table: this keyboard is its creator
                 await self._send(socket, self.create)
                 state = await self._expect(socket, p.TableState)
@@ -301,18 +310,23 @@ class RemoteSession:
             if isinstance(message, p.Probe):
                 await self._answer(socket, message)
             if isinstance(message, p.Error):
-                if message.code in WATCH_INSTEAD:
-                    self.watching_because = message.code  # the screen says so
-                    await self._send(socket, p.Watch(code=self.code))
-                    continue
-                if message.code == "no_such_table":
-                    raise ValueError(f"there is no table {self.code} at {self.server} "
-                                     "(it ended, or the code is mistyped)")
-                refused = (f"table {self.code} at {self.server}: "
-                           f"{' '.join(message.reason.split())} ({message.code})")
-                if message.code in ASK_AGAIN:
-                    raise _Again(refused, message.code)
-                raise ValueError(refused)
+                await self._refused(socket, message)
+
+    async def _refused(self, socket: ClientConnection, error: p.Error) -> None:
+        """A refusal while connecting: watch instead (a full table; the screen says so), or
+        raise what ends this attempt (:class:`_Again`: ask again soon; ``ValueError``)."""
+        if error.code in WATCH_INSTEAD:
+            self.watching_because = error.code
+            await self._send(socket, p.Watch(code=self.code))
+            return
+        if error.code == "no_such_table":
+            raise ValueError(f"there is no table {self.code} at {self.server} "
+                             "(it ended, or the code is mistyped)")
+        refused = (f"table {self.code} at {self.server}: "
+                   f"{' '.join(error.reason.split())} ({error.code})")
+        if error.code in ASK_AGAIN:
+            raise _Again(refused, error.code)
+        raise ValueError(refused)
 
     @staticmethod
     def _decode(text: str | bytes) -> p.ServerMessage | None:
@@ -334,10 +348,11 @@ class RemoteSession:
 
     # Reading -------------------------------------------------------------------------------
 
-    def start(self, listener: Listener) -> None:
-        """Read the server's messages from now on and tell ``listener``."""
+    def start(self, listener: Listener | None) -> None:
+        """Tell ``listener`` the server's messages from now on (read from the first call)."""
         self._listener = listener
-        self._reader = asyncio.get_running_loop().create_task(self._read())
+        if self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
         while not self.closed:
