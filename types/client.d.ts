@@ -61,6 +61,8 @@ type NetMessages = { [M in Protocol.ServerMessage as M["type"]]: M } & {
 interface App {
   /** The live tables where the player holds a seat (welcome.tables). */
   myTables: Protocol.TableRef[];
+  /** The arena of each table an arena seated the player at (`arena_paired`): code → arena id. */
+  arenaTables: Record<string, string>;
   /** Go to `path` inside the app; `params` reach the new page's `mount`. */
   go(path: string, params?: Record<string, unknown>): void;
   /** Change the address without a new page. */

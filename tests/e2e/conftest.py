@@ -46,13 +46,14 @@ def chromium_path() -> str | None:
 class LiveServer:
     """uvicorn serving the app in a background thread."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, timing: Timing | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         # The tests drive their browsers at their own pace (axe, screenshots): the idle rule
         # (docs/rules.md, *A round always ends*) waits 2 minutes here; test_idle.py shortens it.
-        self.app = create_app(Config(db=f"sqlite:///{db}", timing=Timing(stall_warning=120.0)))
+        self.app = create_app(Config(db=f"sqlite:///{db}",
+                                     timing=timing or Timing(stall_warning=120.0)))
         config = uvicorn.Config(self.app, host="127.0.0.1",
                                 port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)

@@ -1,5 +1,5 @@
 // @ts-check
-// The single-page app: routes (/, /t/CODE, /matches, /matches/ID), the header's
+// The single-page app: routes (/, /t/CODE, /arenas/ID, /matches, /matches/ID), the header's
 // switches (language, speech, help), toasts and the keyboard.
 
 import { $, h, store } from "./dom.js";
@@ -9,6 +9,7 @@ import { icon } from "./icons.js";
 import { lang, onLang, setLang, t, translateStatic } from "./i18n.js";
 import { announce } from "./live.js";
 import { headerButton, openAccount } from "./account.js";
+import * as arena from "./arena.js";
 import * as leaderboard from "./leaderboard.js";
 import * as learn from "./learn.js";
 import * as lobby from "./lobby.js";
@@ -33,6 +34,7 @@ let pendingCreate = null;
 /** @type {App} */
 const app = {
   myTables: [],
+  arenaTables: {},
 
   go(path, params = {}) {
     history.pushState({}, "", path);
@@ -111,6 +113,9 @@ function route(params = {}, moved = false) {
   if ((m = /^\/t\/([A-Za-z0-9]+)\/?$/.exec(path))) {
     document.body.dataset.page = "table";
     page = table.mount(root, app, { code: m[1], ...params });
+  } else if ((m = /^\/arenas\/([A-Za-z0-9]+)\/?$/.exec(path))) {
+    document.body.dataset.page = "arena";
+    page = arena.mount(root, app, { id: m[1] });
   } else if ((m = /^\/matches\/([\w-]+)\/?$/.exec(path))) {
     document.body.dataset.page = "match";
     page = replay.mountMatch(root, app, { id: m[1] });
@@ -212,6 +217,14 @@ net.on("welcome", () => {
   const code = matchedAt;
   matchedAt = null;
   app.go(`/t/${code}`);
+});
+// An arena seats the player at a new table: its `table` message follows and opens it (or, in
+// a cluster, a `moved` to its server, as after a match); the table remembers its arena for
+// the way back.
+net.on("arena_paired", (msg) => {
+  app.arenaTables[msg.code] = msg.arena;
+  matchedAt = msg.code;
+  announce(t("arena_paired"));
 });
 /** @type {string | null} */
 let said = null; // the state last said aloud: none before the first connection

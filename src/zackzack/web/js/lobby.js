@@ -1,8 +1,8 @@
 // @ts-check
 // The lobby: your name, the live list of tables (js/lobby-tables.js), quick games against
-// bots, finding an opponent (js/lobby-find.js), learning the games, a new table
-// (js/lobby-create.js, its draft in js/lobby-draft.js). A refusal of what was sent from here
-// is shown beside what sent it.
+// bots, the arenas and a new one (js/lobby-arenas.js), finding an opponent (js/lobby-find.js),
+// learning the games, a new table (js/lobby-create.js, its draft in js/lobby-draft.js). A
+// refusal of what was sent from here is shown beside what sent it.
 
 import { renameClaimed } from "./account.js";
 import { STRATEGIES } from "./bots.js";
@@ -11,6 +11,7 @@ import { h, store } from "./dom.js";
 import { errorNode, errorText } from "./errors.js";
 import { GAME_LIST, GAMES, part, said } from "./games.js";
 import { onLang, t } from "./i18n.js";
+import { arenaList, arenas, arenasPanel, tickArenas } from "./lobby-arenas.js";
 import { createPanel } from "./lobby-create.js";
 import { createMessage, loadDraft, quickMessage, saveDraft } from "./lobby-draft.js";
 import { findPanel } from "./lobby-find.js";
@@ -21,7 +22,7 @@ import { botOffer, onQueue, queue, seek, unseek } from "./queue.js";
 // For js/table.js, which reads the bots' names from here (they are js/bots.js's).
 export { botLabel, LEVELS } from "./bots.js";
 
-/** @typedef {"form" | "quick" | "find"} Sender */
+/** @typedef {"form" | "quick" | "find" | "arena"} Sender */
 /** @typedef {{from: Sender, msg: Protocol.Error, rated: boolean}} Refused */
 
 // The lobby's fan of cards: each game's HERO cards (its web/cards.js), the games taking turns.
@@ -112,7 +113,7 @@ class LobbyPage {
     root.replaceChildren(this.page);
     // The parts drawn again on their own: live updates replace only the list, so typing in
     // the form is never disturbed.
-    this.boxes = { tables: h("div"), back: h("div"), find: h("div") };
+    this.boxes = { tables: h("div"), back: h("div"), find: h("div"), arenas: h("div") };
     // The answer to what was sent from here: a refusal is shown beside what sent it.
     /** @type {Sender | null} */
     this.sent = null;
@@ -139,6 +140,7 @@ class LobbyPage {
       net.on("account", () => this.nameNow()),
       net.on("welcome", () => this.onWelcome()),
       net.on("error", (msg) => this.onError(msg)),
+      net.on("arena", (msg) => this.onArena(msg)),
       onLang(() => { this.render(); this.refused(); }),
       onQueue((why) => this.onQueue(why)),
     ];
@@ -153,7 +155,8 @@ class LobbyPage {
   }
 
   render() {
-    this.boxes = { tables: this.tablesPanel(), back: backPanel(this.app.myTables ?? []), find: this.findPanel() };
+    this.boxes = { tables: this.tablesPanel(), back: backPanel(this.app.myTables ?? []), find: this.findPanel(),
+      arenas: arenaList(arenas.list, arenas.clock) };
     this.page.replaceChildren(
       h("div", { class: "lobby-hero" },
         h("div", { class: "hero-cards", "aria-hidden": "true" },
@@ -164,7 +167,9 @@ class LobbyPage {
           nameField(this.app))),
       h("div", { class: "lobby-grid" },
         h("div", { class: "lobby-col" }, this.boxes.back,
-          quickPanel((message) => this.create("quick", message, true)), this.boxes.find, learnPanel(),
+          quickPanel((message) => this.create("quick", message, true)),
+          arenasPanel(this.boxes.arenas, (message) => this.createArena(message)),
+          this.boxes.find, learnPanel(),
           this.boxes.tables),
         h("div", { class: "lobby-col" }, createPanel(this.draft, this.createHooks))));
   }
@@ -177,7 +182,7 @@ class LobbyPage {
     return findPanel(this.draft, this.findHooks);
   }
 
-  /** @param {"tables" | "back" | "find"} which @param {HTMLElement} fresh */
+  /** @param {"tables" | "back" | "find" | "arenas"} which @param {HTMLElement} fresh */
   replace(which, fresh) {
     this.boxes[which].replaceWith(fresh);
     this.boxes[which] = fresh;
@@ -186,6 +191,7 @@ class LobbyPage {
   renderTables() {
     this.replace("tables", this.tablesPanel());
     this.replace("back", backPanel(this.app.myTables ?? []));
+    this.replace("arenas", arenaList(arenas.list, arenas.clock));
   }
 
   // The find panel anew (the queue changed), the focus kept on what the player uses next.
@@ -211,6 +217,25 @@ class LobbyPage {
     this.refusal = null;
     this.refused();
     this.app.createTable(message, { autostart });
+  }
+
+  /** @param {Protocol.ArenaCreate} message */
+  createArena(message) {
+    this.sent = "arena";
+    this.refusal = null;
+    this.refused();
+    if (!net.send(message)) {
+      this.sent = null;
+      this.app.toast(errorText({ code: "disconnected" }));
+    }
+  }
+
+  // The arena made from here: its page shows it.
+  /** @param {Protocol.ArenaState} msg */
+  onArena(msg) {
+    if (this.sent !== "arena") return;
+    this.sent = null;
+    this.app.go(`/arenas/${msg.arena.id}`);
   }
 
   /** @param {string} game @param {number} players */
@@ -273,8 +298,9 @@ class LobbyPage {
     this.redrawFind(why === "left" || why === "matched" ? "#seek" : why === "offer" ? null : "#unseek");
   }
 
-  // The time waited in the queue, counted on (js/queue.js `queueBox`).
+  // The time waited in the queue, counted on (js/queue.js `queueBox`), and the arenas' clocks.
   tick() {
+    tickArenas(this.boxes.arenas, arenas.list, arenas.clock);
     /** @type {{tick?: () => void} | null} */ (this.boxes.find.querySelector("#queue-state"))?.tick?.();
   }
 

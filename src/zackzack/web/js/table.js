@@ -536,6 +536,11 @@ class TablePage {
         : !seated ? t("spectating") : t("waiting_creator") }));
   }
 
+  // The arena that seated the player at this table (js/app.js remembers it), or null.
+  arena() {
+    return this.info ? this.app.arenaTables?.[this.info.code] ?? null : null;
+  }
+
   // Take seat `i`; someone without a chosen name says it first.
   /** @param {number} i */
   async sitDown(i) {
@@ -620,7 +625,13 @@ class TablePage {
         h("b", { text: winner ? (winner.seat === this.me ? t("winner_you") : t("winner_is", { who: this.name(winner.seat) })) : "" })),
       panel.children[1]);
       const buttons = h("div", { class: "wait-actions" });
-      if (this.offer) {
+      // At an arena's table the arena seats the player anew: the way back to it, no rematch.
+      const arena = this.arena();
+      if (arena) {
+        buttons.append(h("a", {
+          class: "btn btn-gold btn-big", href: `/arenas/${arena}`, "data-link": "", id: "to-arena", "aria-keyshortcuts": "A",
+        }, t("arena_back_to"), " ", h("kbd", { text: "A" })));
+      } else if (this.offer) {
         buttons.append(h("button", {
           class: "btn btn-gold btn-big", type: "button", id: "rematch",
           text: `${t("rematch")} · ${this.offer.by}`,
@@ -875,13 +886,18 @@ class TablePage {
       return Boolean(button);
     }
     if (e.key.toLowerCase() === "n" && !e.shiftKey && phase === "waiting") return this.renameMe();
+    if (e.key.toLowerCase() === "a" && !e.shiftKey && phase === "over" && this.arena()) {
+      this.app.go(`/arenas/${this.arena()}`);
+      return true;
+    }
     return false;
   }
 
   helpKeys() {
     if (this.missing) return [["Enter   Esc", t("keys_to_lobby")]];
     return [...(this.board?.helpKeys() ?? []), ["Enter", t("keys_ready")], ["⇧ B", t("keys_feed_draws")],
-      ...(this.me !== null && this.view?.phase === "waiting" ? [["N", t("name_change")]] : [])];
+      ...(this.me !== null && this.view?.phase === "waiting" ? [["N", t("name_change")]] : []),
+      ...(this.view?.phase === "over" && this.arena() ? [["A", t("arena_back_to")]] : [])];
   }
 }
 
