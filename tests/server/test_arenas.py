@@ -12,7 +12,7 @@ import pytest
 from server.kit import Client, World, play_out
 from zackzack.arena import PAIR_EVERY
 from zackzack.engine.clock import VirtualClock
-from zackzack.server.arenas import LISTED_AFTER_END
+from zackzack.server.arenas import LISTED_AFTER_END, LOAD_EVERY, new_arena
 from zackzack.server.lobby import Timing
 from zackzack.store import Store, database_url
 
@@ -240,3 +240,19 @@ def test_the_end_the_podium_and_the_record_after(world: World) -> None:
     assert info is not None and info.state == "over"
     assert [s.score for s in info.standings] == [2, 0]
     assert eve.send(type="lobby")[-1]["arenas"] == []
+
+
+def test_an_operators_arena_is_hosted_and_its_series_goes_on(world: World) -> None:
+    now = world.store.wall()
+    record = new_arena("OPERATOR", "schnelllauf", 2, start=now + 30, minutes=10, rated=False,
+                       private=False, title="Stündlich", rest=REST, every=3600).stored(now)
+    assert world.store.add_arena(record)  # as ``zackzack arena create`` does
+    ada = world.client("Ada")
+    world.wait(LOAD_EVERY + PAIR_EVERY)
+    (entry,) = ada.send(type="lobby")[-1]["arenas"]
+    assert (entry["id"], entry["state"], entry["title"]) == ("OPERATOR", "upcoming", "Stündlich")
+    world.wait(30)
+    ids = [e["id"] for e in ada.send(type="lobby")[-1]["arenas"]]
+    assert ids[0] == "OPERATOR" and len(ids) == 2  # it runs, and the next one is listed
+    following = world.store.arena(ids[1])
+    assert following is not None and following.start_at == record.start_at + 3600

@@ -181,6 +181,7 @@ class Hall:
         self.rest = lobby.timing.arena_rest
         self._timer: Timer | None = None
         self._loaded_at = -math.inf
+        self._started = False
         self._elsewhere: list[ArenaRecord] = []
         self._elsewhere_at = -math.inf
 
@@ -419,9 +420,12 @@ class Hall:
     # Hosting -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Host the arenas the store has that are to come or running (after a restart); in
-        a cluster they are claimed one by one instead (``Cluster.locate_arena``)."""
+        """Host the arenas the store has that are to come or running (after a restart), and
+        look for new ones every ``LOAD_EVERY`` from now on (an operator's); in a cluster
+        they are claimed one by one instead (``Cluster.locate_arena``)."""
+        self._started = True
         self._load()
+        self._tick_later()
 
     def _load(self) -> None:
         self._loaded_at = self.lobby.clock.time()
@@ -466,6 +470,7 @@ class Hall:
 
     def stop(self) -> None:
         """The process stops: no more pairing (the store has every arena)."""
+        self._started = False
         for hosted in self.hosted.values():
             self._save(hosted)
             if hosted.push is not None:
@@ -493,7 +498,7 @@ class Hall:
                 viewer.relocate(arena_id, None)
 
     def _tick_later(self) -> None:
-        if self._timer is None and self.hosted:
+        if self._timer is None and (self.hosted or self._started):
             clock = self.lobby.clock
             self._timer = clock.call_at(clock.time() + PAIR_EVERY, self._tick)
 
