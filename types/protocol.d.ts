@@ -95,6 +95,7 @@ declare namespace Protocol {
     link: string;
     standings: ArenaLine[];
     you: string | null;
+    mine: ArenaLine | null;
   }
   /** Let me play in arena `id` (or again, after a pause), and show it. */
   interface ArenaJoin {

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import DBAPIError
 
 from server.kit import Client, World, play_out
 from zackzack.arena import PAIR_EVERY
@@ -62,6 +63,7 @@ def test_an_arena_pairs_scores_and_pairs_again(world: World) -> None:
     for client in players:
         client.send(type="arena_join", id=arena)
         assert arena_of(client)["you"] == client.player
+        assert arena_of(client)["mine"]["player"] == client.player  # their own line
     world.wait(PAIR_EVERY)
     for client in players:
         paired = client.last("arena_paired")
@@ -240,6 +242,9 @@ def test_the_end_the_podium_and_the_record_after(world: World) -> None:
     assert info is not None and info.state == "over"
     assert [s.score for s in info.standings] == [2, 0]
     assert eve.send(type="lobby")[-1]["arenas"] == []
+    shown = eve.send(type="arena_watch", id=arena)[-1]  # the link still shows the podium
+    assert shown["arena"]["state"] == "over" and shown["arena"]["standings"][0]["score"] == 2
+    assert eve.error(type="arena_join", id=arena) == "arena_over"
 
 
 def test_an_operators_arena_is_hosted_and_its_series_goes_on(world: World) -> None:
@@ -256,3 +261,44 @@ def test_an_operators_arena_is_hosted_and_its_series_goes_on(world: World) -> No
     assert ids[0] == "OPERATOR" and len(ids) == 2  # it runs, and the next one is listed
     following = world.store.arena(ids[1])
     assert following is not None and following.start_at == record.start_at + 3600
+
+
+def test_nobody_is_seated_at_two_tables(world: World) -> None:
+    _host, first = made(world)
+    _other, second = made(world)
+    ada, bo, cy = world.client("Ada"), world.client("Bo"), world.client("Cy")
+    ada.send(type="arena_join", id=first)
+    assert ada.error(type="arena_join", id=second) == "playing_elsewhere"
+    ada.send(type="arena_pause", id=first)
+    ada.send(type="arena_join", id=second)  # paused in the first: the second may have her
+    bo.send(type="arena_join", id=second)
+    cy.send(type="create", game="unter-spannung", seats=[{"kind": "open"}, {"kind": "open"}])
+    ada.send(type="join", code=cy.table["code"], seat=None)  # a table of her own choosing
+    ada.send(type="ready", ready=True)
+    cy.send(type="start")
+    world.wait(PAIR_EVERY * 2)
+    assert all(m["type"] != "arena_paired" for m in ada.inbox + bo.inbox)
+    bo.send(type="arena_watch", id=second)
+    assert line(bo, ada)["status"] == "paused"  # back when she comes back
+
+
+def test_a_store_that_fails_a_look_stops_no_pairing(world: World,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _host, arena = made(world, start_in=60)
+    ada, bo = world.client("Ada"), world.client("Bo")
+    for client in (ada, bo):
+        client.send(type="arena_join", id=arena)
+    now = world.store.wall()
+    record = new_arena("LATEONE1", "schnelllauf", 2, start=now, minutes=10, rated=False,
+                       private=False, title="Spät", rest=REST).stored(now)
+    world.store.add_arena(record)  # an operator's, to be taken up at the next look
+
+    def away(_arena_id: str) -> None:
+        raise DBAPIError("SELECT", {}, OSError("the database is away"))
+
+    monkeypatch.setattr(world.store, "arena", away)
+    world.wait(LOAD_EVERY + PAIR_EVERY)  # the look fails
+    monkeypatch.undo()
+    world.wait(60)
+    assert ada.last("arena_paired")["code"] == bo.last("arena_paired")["code"]
+    assert "LATEONE1" in world.lobby.arenas.hosted  # looked for again, and taken up

@@ -127,7 +127,8 @@ def _create(store: object, args: argparse.Namespace) -> ArenaRecord:
     except ArenaError as error:
         raise ValueError(str(error)) from None
     record = hosted.stored(store.wall())
-    store.add_arena(record)
+    if not store.add_arena(record):
+        raise ValueError(f"an arena {record.id} exists already: try again")
     return record
 
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
 import msgspec
 from sqlalchemy.exc import DBAPIError
 
-from zackzack.arena import PAIR_EVERY, Arena, ArenaError, Settings, Status, Table
+from zackzack.arena import PAIR_EVERY, Arena, ArenaError, Settings, Standing, Status, Table
 from zackzack.engine.clock import Timer
 from zackzack.engine.table import Phase
 from zackzack.games import GAMES
@@ -59,6 +58,9 @@ LOAD_EVERY = 10.0
 another process) that this process should host."""
 ARENAS_PER_PLAYER = 3
 """Arenas still to come or running that one player may have made."""
+STANDINGS_SHOWN = 100
+"""The lines of the standings an ``arena`` message carries (each member's own comes besides,
+as ``mine``): a large arena's whole table would be megabytes a second to every watcher."""
 ID_LENGTH, PRIVATE_ID_LENGTH = 8, 12
 """An arena's id: a public one is listed; a private one is its own secret, as a private
 table's code is."""
@@ -103,6 +105,8 @@ class Hosted:
     push: Timer | None = None
     dirty: bool = False
     """Changed since it was last stored."""
+    listed: ArenaEntry | None = None
+    """What the lobby's list was last told of it (a push that changes it tells it again)."""
     over_since: float | None = None
     """When this process saw it over (wall seconds): it is forgotten ``LISTED_AFTER_END``
     later, once its last standings went out."""
@@ -122,8 +126,7 @@ class Hosted:
         state = _Stored(msgspec.Raw(self.arena.dump()), self.names, self.rooms, self.series,
                         self.creator_name)
         return replace(self.record, status=ArenaStatus(self.state(now)),
-                                       players=len(self.arena.players),
-                                       state=msgspec.json.decode(msgspec.json.encode(state)))
+                       players=len(self.arena.players), state=_LINE.encode(state).decode())
 
 
 def hosted_from(record: ArenaRecord) -> Hosted:
@@ -132,8 +135,8 @@ def hosted_from(record: ArenaRecord) -> Hosted:
     if record.state is None:
         raise ArenaError(f"arena {record.id} was read without its state")
     try:
-        stored = msgspec.json.decode(msgspec.json.encode(record.state), type=_Stored)
-    except msgspec.ValidationError as error:
+        stored = msgspec.json.decode(record.state, type=_Stored)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise ArenaError(f"arena {record.id} is not stored as an arena: {error}") from None
     return Hosted(record, Arena.load(bytes(stored.arena)), dict(stored.names),
                   dict(stored.rooms), stored.series, stored.creator_name)
@@ -230,26 +233,34 @@ class Hall:
             if record is None:
                 return None
             hosted = hosted_from(record)
-        return self._info(hosted, self.wall())
+        return self._info(hosted, self.wall())[0]
 
-    def _info(self, hosted: Hosted, now: float) -> ArenaInfo:
-        arena, entry = hosted.arena, self._entry(hosted, now)
-        lines = []
-        for standing in arena.standings():
-            table = arena.player(standing.name).table
-            lines.append(ArenaLine(
-                rank=standing.rank, player=standing.name,
-                name=hosted.names.get(standing.name, "?"), rating=standing.rating,
-                score=standing.score, performance=standing.performance,
-                on_fire=standing.on_fire, status=standing.status.value,
-                playing=None if table is None else hosted.rooms.get(table),
-                games=[ArenaGame(r.place, r.seats, r.points, r.win, r.doubled, r.match or None)
-                       for r in standing.results]))
-        return ArenaInfo(id=entry.id, game=entry.game, title=entry.title, seats=entry.seats,
+    def ended(self, arena_id: str) -> bool:
+        """Whether the store has arena ``arena_id`` as over (shown as stored, not hosted)."""
+        record = self.lobby.store.arena(arena_id.upper())
+        return record is not None and record.status is ArenaStatus.OVER
+
+    def ended_text(self, arena_id: str) -> str:
+        """The ``arena`` message of arena ``arena_id`` as stored (it is over: nothing more
+        will change), or ``no_such_arena``."""
+        if arena_id.upper() in self.hosted:
+            raise ProtocolError("no_such_arena", f"arena {arena_id!r} is hosted here")
+        record = self.lobby.store.arena(arena_id.upper())
+        if record is None:
+            raise ProtocolError("no_such_arena", f"there is no arena {arena_id!r}")
+        info, _standings = self._info(hosted_from(record), self.wall())
+        return encode(ArenaState(now=_ms(self.wall()), arena=info))
+
+    def _info(self, hosted: Hosted, now: float) -> tuple[ArenaInfo, dict[str, Standing]]:
+        """The arena with its first ``STANDINGS_SHOWN`` lines, and every player's standing."""
+        entry = self._entry(hosted, now)
+        standings = hosted.arena.standings()
+        info = ArenaInfo(id=entry.id, game=entry.game, title=entry.title, seats=entry.seats,
                          rated=entry.rated, state=entry.state, start=entry.start,
                          end=entry.end, players=entry.players, private=hosted.record.private,
                          creator=hosted.creator_name, link=f"/arenas/{hosted.id}",
-                         standings=lines)
+                         standings=[_line(hosted, s) for s in standings[:STANDINGS_SHOWN]])
+        return info, {standing.name: standing for standing in standings}
 
     # Messages ------------------------------------------------------------------------------
 
@@ -283,15 +294,21 @@ class Hall:
         """Make an arena and store it (``arena_id``: a series' next, stored once); hosted here
         unless it was there already. ``bad_options`` for seats the game does not have."""
         series = arena_id is not None
-        arena_id = arena_id or self._new_id(private)
         try:
-            hosted = new_arena(arena_id, game, seats, start=start, minutes=minutes,
-                               rated=rated, private=private, title=title, rest=self.rest,
-                               creator=creator, creator_name=creator_name, every=every)
+            Settings(game, seats, start=start, duration=minutes * 60.0)
         except ArenaError as error:
             raise ProtocolError("bad_options", str(error)) from None
-        stored = hosted.stored(self.wall())
-        if not self.lobby.store.add_arena(stored):
+        arena_id = arena_id or self._new_id(private)
+        hosted = new_arena(arena_id, game, seats, start=start, minutes=minutes, rated=rated,
+                           private=private, title=title, rest=self.rest, creator=creator,
+                           creator_name=creator_name, every=every)
+        try:
+            added = self.lobby.store.add_arena(hosted.stored(self.wall()))
+        except Exception:
+            if not series and self.lobby.cluster is not None:
+                self.lobby.cluster.release(arena_id)  # its code goes back
+            raise
+        if not added:
             return self.hosted.get(arena_id) or hosted
         if self.lobby.cluster is None or not series:
             self._host(hosted)  # (a series' next, in a cluster: whoever claims it first)
@@ -311,9 +328,12 @@ class Hall:
         return found
 
     def find(self, arena_id: str) -> Hosted:
-        """The hosted arena ``arena_id`` (any case), or ``no_such_arena``."""
+        """The hosted arena ``arena_id`` (any case), or ``no_such_arena`` (``arena_over``
+        for one that is over and no longer hosted)."""
         hosted = self.hosted.get(arena_id.upper())
         if hosted is None:
+            if self.ended(arena_id):
+                raise ProtocolError("arena_over", "the arena is over")
             raise ProtocolError("no_such_arena", f"there is no arena {arena_id!r}")
         return hosted
 
@@ -344,9 +364,14 @@ class Hall:
         known = player.id in hosted.names
         if known and hosted.arena.player(player.id).status is Status.WITHDRAWN:
             raise ProtocolError("arena_withdrawn", "you withdrew from this arena")
-        if not known and self.lobby.playing(player):
+        if self.lobby.playing(player) and player.id not in self._seated(hosted):
             raise ProtocolError("playing_elsewhere", "you are playing a match: finish it "
                                 "first (the arena would seat you at another table)")
+        if any(other is not hosted and player.id in other.names
+               and other.arena.player(player.id).status is Status.ACTIVE
+               and not other.arena.over(now) for other in self.hosted.values()):
+            raise ProtocolError("playing_elsewhere", "you play in another arena: pause or "
+                                "withdraw there first")
         rating = self.lobby.ratings.shown(player.id, hosted.arena.settings.game)[0]
         hosted.arena.join(player.id, rating, now)
         hosted.names[player.id] = player.name
@@ -355,6 +380,10 @@ class Hall:
         event("arena_joined", arena=hosted.id, player=player.id, rating=rating)
         self._changed(hosted)
         return hosted
+
+    def _seated(self, hosted: Hosted) -> set[str]:
+        """The players ``hosted`` has at its running tables."""
+        return {name for table in hosted.arena.tables for name in table.players}
 
     def pause(self, viewer: Viewer, arena_id: str) -> None:
         """``viewer``'s player is paired no more until they join again."""
@@ -438,7 +467,11 @@ class Hall:
             return
         for record in records:
             if record.id not in self.hosted:
-                self.take(record.id)
+                try:
+                    self.take(record.id)
+                except DBAPIError as error:  # looked for again at the next load
+                    event("arenas_not_loaded", logging.WARNING, reason=str(error.orig)[:200])
+                    return
 
     def take(self, arena_id: str) -> Hosted | None:
         """Host arena ``arena_id`` as stored: everyone in it who plays is away until they
@@ -506,19 +539,23 @@ class Hall:
         """Every ``PAIR_EVERY`` seconds: score the tables that ended, pair those who wait,
         store what changed, and forget arenas long over."""
         self._timer = None
-        now = self.wall()
-        if self.lobby.clock.time() - self._loaded_at >= LOAD_EVERY:
-            self._load()
-        for hosted in list(self.hosted.values()):
-            try:
-                self._run(hosted, now)
-            except Exception:  # one arena's failure must not stop the others
-                log.exception("arena %s failed", hosted.id)
-            if hosted.over_since is not None and now - hosted.over_since >= LISTED_AFTER_END \
-                    and not hosted.dirty and hosted.push is None:
-                self.release(hosted.id)
-                self.lobby.others_changed()
-        self._tick_later()
+        try:
+            if self.lobby.journal.behind:
+                return  # the store does not answer: no table could start or be scored
+            now = self.wall()
+            if self.lobby.clock.time() - self._loaded_at >= LOAD_EVERY:
+                self._load()
+            for hosted in list(self.hosted.values()):
+                try:
+                    self._run(hosted, now)
+                except Exception:  # one arena's failure must not stop the others
+                    log.exception("arena %s failed", hosted.id)
+                if hosted.over_since is not None and not hosted.dirty \
+                        and now - hosted.over_since >= LISTED_AFTER_END and hosted.push is None:
+                    self.release(hosted.id)
+                    self.lobby.others_changed()
+        finally:
+            self._tick_later()
 
     def _run(self, hosted: Hosted, now: float) -> None:
         was = hosted.record.status
@@ -532,7 +569,7 @@ class Hall:
         if status is not was:
             hosted.record = replace(hosted.record, status=status)
             event("arena_" + status.value, arena=hosted.id, players=len(hosted.arena.players))
-            if status is ArenaStatus.RUNNING and hosted.record.every:
+            if was is ArenaStatus.UPCOMING and hosted.record.every:
                 self._next_of(hosted)
             self._changed(hosted)
             self.lobby.others_changed()
@@ -561,10 +598,13 @@ class Hall:
             return  # asked again at the next tick
         for match_id, placed in ended.items():
             table = asked[match_id]
-            if placed is None:
+            try:
+                results = hosted.arena.finished(table.number, placed or (), now)
+            except ArenaError as error:  # abandoned by everyone, or a result it cannot score
                 hosted.arena.void(table.number, now)
+                event("arena_void", arena=hosted.id, table=table.number, match=match_id,
+                      reason=str(error)[:200] if placed is not None else "abandoned")
             else:
-                results = hosted.arena.finished(table.number, placed, now)
                 event("arena_scored", arena=hosted.id, table=table.number, match=match_id,
                       points=[r.points for r in results])
             self._forget(hosted, table.number)
@@ -579,8 +619,13 @@ class Hall:
         """Open ``table``'s room, move its players there and start it; a table that cannot
         start is void (its players wait again)."""
         members = [hosted.members.get(name) for name in table.players]
-        if any(member is None for member in members):  # gone meanwhile: pair them again
-            hosted.arena.void(table.number, now)
+        busy = [name for name, member in zip(table.players, members, strict=True)
+                if member is not None and self.lobby.playing(member.player)]
+        for name in busy:  # at a match elsewhere (they chose it): back when they come back
+            hosted.arena.pause(name)
+            hosted.away.add(name)
+        if busy or any(member is None for member in members):
+            hosted.arena.void(table.number, now)  # the others wait again
             return
         present = [member for member in members if member is not None]
         settings = hosted.arena.settings
@@ -652,38 +697,55 @@ class Hall:
     def _push(self, hosted: Hosted) -> None:
         hosted.push = None
         hosted.pushed_at = self.lobby.clock.time()
-        self._save(hosted)
-        if not hosted.record.private:
+        entry = None if hosted.record.private else self._entry(hosted, self.wall())
+        if entry != hosted.listed:
+            hosted.listed = entry
             self.lobby.others_changed()
-        if not hosted.watchers:
-            return
-        text = encode(ArenaState(now=_ms(self.wall()), arena=self._info(hosted, self.wall())))
-        for viewer in list(hosted.watchers):
-            viewer.send(_for(text, viewer, hosted))
+        if hosted.watchers:
+            text, standings = self._shown(hosted)
+            for viewer in list(hosted.watchers):
+                viewer.send(_for(text, viewer, hosted, standings))
 
     def _text(self, hosted: Hosted, viewer: Viewer) -> str:
+        text, standings = self._shown(hosted)
+        return _for(text, viewer, hosted, standings)
+
+    def _shown(self, hosted: Hosted) -> tuple[str, dict[str, Standing]]:
+        """The ``arena`` message for nobody, once for every watcher, and each standing."""
         now = self.wall()
-        return _for(encode(ArenaState(now=_ms(now), arena=self._info(hosted, now))), viewer,
-                    hosted)
-
-    def members_of(self, hosted: Hosted) -> Iterable[Member]:
-        """The connections that play for ``hosted``'s players here."""
-        return hosted.members.values()
+        info, standings = self._info(hosted, now)
+        return encode(ArenaState(now=_ms(now), arena=info)), standings
 
 
-_NOBODY = 'null}}'
-"""How an ``arena`` message ends when ``you`` is nobody (``you`` is the last field of the
-last field): one text is encoded for every watcher, and each member gets theirs by its end."""
+def _line(hosted: Hosted, standing: Standing) -> ArenaLine:
+    """``standing`` as a line of the standings."""
+    table = hosted.arena.player(standing.name).table
+    return ArenaLine(rank=standing.rank, player=standing.name,
+                     name=hosted.names.get(standing.name, "?"), rating=standing.rating,
+                     score=standing.score, performance=standing.performance,
+                     on_fire=standing.on_fire, status=standing.status.value,
+                     playing=None if table is None else hosted.rooms.get(table),
+                     games=[ArenaGame(r.place, r.seats, r.points, r.win, r.doubled,
+                                      r.match or None) for r in standing.results])
 
 
-def _for(text: str, viewer: Viewer, hosted: Hosted) -> str:
+_NOBODY = '"you":null,"mine":null}}'
+"""How an ``arena`` message ends for a reader who did not join (``you`` and ``mine`` are the
+last fields of the last field): one text is encoded for every watcher, and each member's
+differs only in its end."""
+_LINE = msgspec.json.Encoder()
+
+
+def _for(text: str, viewer: Viewer, hosted: Hosted, standings: dict[str, Standing]) -> str:
     """``text`` (an ``arena`` message for nobody) for ``viewer``: ``you`` is their player id
-    if they joined."""
-    player = viewer.player.id
-    if player not in hosted.names:
+    and ``mine`` their line, if they joined."""
+    standing = standings.get(viewer.player.id)
+    if standing is None:
         return text
     assert text.endswith(_NOBODY)
-    return text[:-len(_NOBODY)] + msgspec.json.encode(player).decode() + "}}"
+    you, mine = _LINE.encode(standing.name).decode(), \
+        _LINE.encode(_line(hosted, standing)).decode()
+    return f'{text[:-len(_NOBODY)]}"you":{you},"mine":{mine}}}}}'
 
 
 def _entry_of(record: ArenaRecord) -> ArenaEntry:

@@ -190,6 +190,7 @@ class Tables(Protocol):
     def take_over(self, code: str, match_id: str) -> bool: ...
     def holds(self, code: str) -> bool: ...
     def unhosted_arenas(self) -> list[str]: ...
+    def hosts_arena(self, arena_id: str) -> bool: ...
     def host_arena(self, arena_id: str) -> bool: ...
 
 
@@ -427,6 +428,8 @@ class Cluster:
         from the store (else ``no_such_arena``)."""
         assert self.tables is not None
         gone = ProtocolError("no_such_arena", f"there is no arena {arena_id!r}")
+        if self.tables.hosts_arena(arena_id):
+            return True
         if arena_id not in self.tables.unhosted_arenas():
             raise gone
         if not (await self._settled() and await self.claim(arena_id)):

@@ -596,6 +596,10 @@ class Lobby:
         return [record.id for record in self.store.arenas(over_since=math.inf)
                 if record.id not in self.arenas.hosted]
 
+    def hosts_arena(self, arena_id: str) -> bool:
+        """Whether this process hosts arena ``arena_id``."""
+        return arena_id in self.arenas.hosted
+
     def host_arena(self, arena_id: str) -> bool:
         """This process now hosts arena ``arena_id`` (its host is gone, or it is new)."""
         return arena_id in self.arenas.hosted or self.arenas.take(arena_id) is not None

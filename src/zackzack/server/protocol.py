@@ -553,8 +553,11 @@ class ArenaInfo(ArenaEntry, frozen=True):
     creator: str
     link: str
     standings: list[ArenaLine]
+    """The first hundred lines (``players`` says how many there are)."""
     you: str | None = None
-    """Last, so that one text serves every reader (``server/arenas.py``)."""
+    mine: ArenaLine | None = None
+    """The reader's own line, if they joined. ``you`` and ``mine`` come last, so that one
+    text serves every reader (``server/arenas.py``)."""
 
 
 class ArenaState(_Out, tag="arena", frozen=True):

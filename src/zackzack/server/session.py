@@ -289,9 +289,9 @@ class Session:
         if not, where it is comes later (a ``moved``, or ``message`` done here once this
         process hosts it)."""
         arena_id = arena_id.upper()
-        cluster = self.lobby.cluster
-        if arena_id in self.lobby.arenas.hosted or cluster is None:
-            self.lobby.arenas.find(arena_id)
+        cluster, hall = self.lobby.cluster, self.lobby.arenas
+        if arena_id in hall.hosted or cluster is None \
+                or (isinstance(message, ArenaWatch) and hall.ended(arena_id)):
             return True
         self._later(self._elsewhere(message, arena_id, cluster.locate_arena,
                                     lambda: arena_id in self.lobby.arenas.hosted,
@@ -347,10 +347,16 @@ class Session:
         return self.room
 
     def _show_arena(self, arena_id: str) -> None:
-        """Show arena ``arena_id`` (its standings now and after every change)."""
-        self.lobby.arenas.find(arena_id)
-        self._show(None)
-        self.lobby.arenas.watch(self, arena_id)
+        """Show arena ``arena_id``: its standings now and after every change, or once as
+        stored if it is over and no longer hosted."""
+        hall = self.lobby.arenas
+        if arena_id.upper() in hall.hosted:
+            self._show(None)
+            hall.watch(self, arena_id)
+        else:
+            text = hall.ended_text(arena_id)
+            self._show(None)
+            self.send(text)
 
     def _show(self, room: Room | None) -> None:
         """Show ``room`` (already attached) or nothing, leaving the place shown before."""

@@ -42,7 +42,8 @@ class ArenaRecord:
     """Seconds to the next arena of its series (0: none)."""
     status: ArenaStatus
     players: int
-    state: dict[str, Any] | None = field(default=None, compare=False)
+    state: str | None = field(default=None, compare=False)
+    """The hall's JSON (``server/arenas.py``), as written: never decoded to write it."""
 
 
 _LISTED = [column for column in arenas.c if column.name not in ("state", "updated_at")]
@@ -53,6 +54,16 @@ def _record(row: Any) -> ArenaRecord:
     return ArenaRecord(row.id, row.game, row.title, row.seats, row.rated, row.creator,
                        row.private, row.start_at, row.end_at, row.every,
                        ArenaStatus(row.status), row.players, state)
+
+
+def _placed(row: Any) -> list[int] | None:
+    """The places of an ended match's row (``None``: abandoned, or a result without them)."""
+    if row.status != Status.OVER.value:
+        return None
+    try:
+        return places(row.result, len(row.seats), row.abandoned or ())
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 class Arenas(Database):
@@ -101,8 +112,7 @@ class Arenas(Database):
             matches.c.status.in_([Status.OVER.value, Status.ABANDONED.value]))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return {row.id: places(row.result, len(row.seats), row.abandoned or ())
-                if row.status == Status.OVER.value else None for row in rows}
+        return {row.id: _placed(row) for row in rows}
 
     def _values(self, record: ArenaRecord) -> dict[str, Any]:
         return {"id": record.id, "game": record.game, "title": record.title,
@@ -110,4 +120,4 @@ class Arenas(Database):
                 "creator": record.creator, "private": record.private,
                 "start_at": record.start_at, "end_at": record.end_at, "every": record.every,
                 "status": record.status.value, "players": record.players,
-                "state": record.state or {}, "updated_at": self._ms()}
+                "state": record.state or "{}", "updated_at": self._ms()}

@@ -7,7 +7,6 @@ id; ratings per player, game and pool, and every change of a rating with the mat
 from __future__ import annotations
 
 from sqlalchemy import (
-    JSON,
     BigInteger,
     Boolean,
     Column,
@@ -17,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
 )
 
 from zackzack.store.columns import (
@@ -168,7 +168,7 @@ arenas = Table(
     Column("every", Integer, nullable=False),
     Column("status", String(12), nullable=False),
     Column("players", Integer, nullable=False),
-    Column("state", JSON, nullable=False),
+    Column("state", Text, nullable=False),
     Column("updated_at", BigInteger, nullable=False),
     Index("arenas_by_status", "status", "start_at"),
 )

@@ -168,7 +168,8 @@ class ArenaSession(RemoteSession):
         info = self.info
         if info is None or info.you is None:
             return None
-        return next((line for line in info.standings if line.player == info.you), None)
+        return info.mine or next((line for line in info.standings if line.player == info.you),
+                                 None)
 
     def playing(self) -> bool:
         """Whether a match of the arena is on for this keyboard (not over yet)."""

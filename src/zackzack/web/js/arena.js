@@ -145,10 +145,12 @@ export function matches(standings) {
   return [...found].map(([match, names]) => ({ match, names }));
 }
 
-// The reader's standing with the arena: not joined (null), or their line's status.
+// The reader's standing with the arena: not joined (null), or their own line (`mine`: the
+// standings carry the first hundred only).
 /** @param {Protocol.ArenaInfo} arena @returns {Protocol.ArenaLine | null} */
 export function mine(arena) {
-  return arena.you ? arena.standings.find((line) => line.player === arena.you) ?? null : null;
+  if (!arena.you) return null;
+  return arena.mine ?? arena.standings.find((line) => line.player === arena.you) ?? null;
 }
 
 /**
