@@ -302,3 +302,19 @@ def test_a_store_that_fails_a_look_stops_no_pairing(world: World,
     world.wait(60)
     assert ada.last("arena_paired")["code"] == bo.last("arena_paired")["code"]
     assert "LATEONE1" in world.lobby.arenas.hosted  # looked for again, and taken up
+
+
+def test_a_process_that_lost_its_arena_writes_nothing(world: World) -> None:
+    _host, arena = made(world)
+    ada = world.client("Ada")
+    ada.send(type="arena_join", id=arena)
+    world.wait(PAIR_EVERY)
+    world.store.host_arena(arena, "another")  # as another process takes it over
+    bo = world.client("Bo")
+    bo.send(type="arena_join", id=arena)
+    world.wait(PAIR_EVERY)  # its next write finds the arena someone else's
+    assert arena not in world.lobby.arenas.hosted
+    assert bo.last("moved") == {"type": "moved", "code": arena, "url": None}
+    assert all(m["type"] != "arena_paired" for m in ada.inbox + bo.inbox)  # no table here
+    stored = world.store.arena(arena)
+    assert stored is not None and stored.players == 1  # Bo's join was not written

@@ -182,6 +182,9 @@ class Hall:
         self.tables: dict[str, tuple[Hosted, int]] = {}
         """The arena and table number of each arena table's code."""
         self.rest = lobby.timing.arena_rest
+        cluster = lobby.cluster
+        self.host = "" if cluster is None else cluster.node
+        """Who writes the arenas hosted here (``Store.host_arena``): this process's node."""
         self._timer: Timer | None = None
         self._loaded_at = -math.inf
         self._started = False
@@ -303,7 +306,8 @@ class Hall:
                            private=private, title=title, rest=self.rest, creator=creator,
                            creator_name=creator_name, every=every)
         try:
-            added = self.lobby.store.add_arena(hosted.stored(self.wall()))
+            added = self.lobby.store.add_arena(hosted.stored(self.wall()),
+                                               "" if series else self.host)
         except Exception:
             if not series and self.lobby.cluster is not None:
                 self.lobby.cluster.release(arena_id)  # its code goes back
@@ -476,7 +480,7 @@ class Hall:
     def take(self, arena_id: str) -> Hosted | None:
         """Host arena ``arena_id`` as stored: everyone in it who plays is away until they
         come back (their connections were to the process that hosted it)."""
-        record = self.lobby.store.arena(arena_id)
+        record = self.lobby.store.host_arena(arena_id, self.host)
         if record is None:
             return None
         try:
@@ -504,7 +508,7 @@ class Hall:
     def stop(self) -> None:
         """The process stops: no more pairing (the store has every arena)."""
         self._started = False
-        for hosted in self.hosted.values():
+        for hosted in list(self.hosted.values()):
             self._save(hosted)
             if hosted.push is not None:
                 hosted.push.cancel()
@@ -558,6 +562,8 @@ class Hall:
             self._tick_later()
 
     def _run(self, hosted: Hosted, now: float) -> None:
+        if not self._save(hosted):
+            return  # another process hosts it now: no pairing here
         was = hosted.record.status
         self._score(hosted, now)
         for table in hosted.arena.pair(now):
@@ -683,16 +689,21 @@ class Hall:
             at = max(clock.time(), hosted.pushed_at + PUSH_EVERY)
             hosted.push = clock.call_at(at, lambda: self._push(hosted))
 
-    def _save(self, hosted: Hosted) -> None:
+    def _save(self, hosted: Hosted) -> bool:
+        """Store ``hosted`` if it changed; whether it is still this process's (a write that
+        finds another process hosting it forgets it here)."""
         if not hosted.dirty:
-            return
+            return True
         try:
-            self.lobby.store.save_arena(hosted.stored(self.wall()))
+            written = self.lobby.store.save_arena(hosted.stored(self.wall()), self.host)
         except DBAPIError as error:
             event("arena_not_stored", logging.WARNING, arena=hosted.id,
                   reason=str(error.orig)[:200])
-            return
+            return True  # (tried again at the next tick)
         hosted.dirty = False
+        if not written:  # another process took it over (this one lost its lease meanwhile)
+            self.release(hosted.id, lost=True)
+        return written
 
     def _push(self, hosted: Hosted) -> None:
         hosted.push = None

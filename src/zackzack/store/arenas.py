@@ -69,19 +69,30 @@ def _placed(row: Any) -> list[int] | None:
 class Arenas(Database):
     """The store's arenas."""
 
-    def add_arena(self, record: ArenaRecord) -> bool:
-        """Store a new arena; ``False`` (and nothing written) if its id is taken: the next of a
-        series is added once however many processes add it."""
+    def add_arena(self, record: ArenaRecord, host: str = "") -> bool:
+        """Store a new arena, written by ``host`` from now on; ``False`` (and nothing written)
+        if its id is taken: the next of a series is added once however many add it."""
         with self.engine.begin() as conn:
             added = conn.execute(_once(arenas, self.engine.dialect.name).values(
-                **self._values(record))).rowcount
+                **self._values(record), host=host)).rowcount
         return bool(added)
 
-    def save_arena(self, record: ArenaRecord) -> None:
-        """Write an arena's status, number of players and state."""
-        self._write(update(arenas).where(arenas.c.id == record.id).values(
-            status=record.status.value, players=record.players, state=record.state,
-            updated_at=self._ms()))
+    def save_arena(self, record: ArenaRecord, host: str = "") -> bool:
+        """Write an arena's status, number of players and state, if ``host`` hosts it (a
+        process that lost it to another writes nothing): whether it did."""
+        with self.engine.begin() as conn:
+            written = conn.execute(update(arenas).where(
+                arenas.c.id == record.id, arenas.c.host == host).values(
+                status=record.status.value, players=record.players, state=record.state,
+                updated_at=self._ms())).rowcount
+        return bool(written)
+
+    def host_arena(self, arena_id: str, host: str) -> ArenaRecord | None:
+        """Make ``host`` the process that writes arena ``arena_id`` (from now on another's
+        writes change nothing), and read it with its state (``None``: no such arena)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(arenas).where(arenas.c.id == arena_id).values(host=host))
+        return self.arena(arena_id)
 
     def arena(self, arena_id: str) -> ArenaRecord | None:
         """The arena ``arena_id`` with its state, or ``None``."""

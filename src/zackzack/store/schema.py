@@ -169,10 +169,12 @@ arenas = Table(
     Column("status", String(12), nullable=False),
     Column("players", Integer, nullable=False),
     Column("state", Text, nullable=False),
+    Column("host", String(16), nullable=False),
     Column("updated_at", BigInteger, nullable=False),
     Index("arenas_by_status", "status", "start_at"),
 )
 """Arenas (``zackzack.arena``): what the lobby lists of each (game, title, seats, rated,
 who made it, private, when it runs, every how many seconds it recurs (0: once), how many
 joined) and the whole arena as the hall keeps it (``state``: settings, players, results,
-running tables), written at every change, so that another process can take it over."""
+running tables), written at every change, so that another process can take it over; ``host``
+names the process that writes it (the others' writes change nothing)."""

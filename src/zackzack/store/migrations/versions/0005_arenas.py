@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("players", sa.Integer, nullable=False),
         sa.Column("state", sa.Text, nullable=False),
+        sa.Column("host", sa.String(16), nullable=False),
         sa.Column("updated_at", sa.BigInteger, nullable=False),
     )
     op.create_index("arenas_by_status", "arenas", ["status", "start_at"])
