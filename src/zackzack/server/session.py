@@ -211,9 +211,11 @@ class Session:
                     self.lobby.arenas.join(self, arena_id)  # (a refusal changes nothing)
                     self._show_arena(arena_id)
             case ArenaPause(id=arena_id):
-                self.lobby.arenas.pause(self, arena_id)
+                if self._arena_here(message, arena_id):
+                    self.lobby.arenas.pause(self, arena_id)
             case ArenaWithdraw(id=arena_id):
-                self.lobby.arenas.withdraw(self, arena_id)
+                if self._arena_here(message, arena_id):
+                    self.lobby.arenas.withdraw(self, arena_id)
             case WatchLobby():
                 if not self.lobby.subscribed(self):
                     self._show(None)
@@ -284,7 +286,8 @@ class Session:
         self.identities.rename(player, name)
         self.lobby.player_changed(player)
 
-    def _arena_here(self, message: ArenaWatch | ArenaJoin, arena_id: str) -> bool:
+    def _arena_here(self, message: ArenaWatch | ArenaJoin | ArenaPause | ArenaWithdraw,
+                    arena_id: str) -> bool:
         """Whether arena ``arena_id`` is hosted here (else ``no_such_arena``); in a cluster,
         if not, where it is comes later (a ``moved``, or ``message`` done here once this
         process hosts it)."""
