@@ -18,7 +18,7 @@ import contextlib
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -235,20 +235,26 @@ def assert_steady(result: dict[str, Any], label: str, seconds: float) -> None:
     assert score < 0.005, f"{label}: layout shifts {shifts[:8]}"
 
 
+# Seconds of play watched (some 400 frames or more): the board's every kind of change (plays,
+# draws, a new top, an own key, a filled place) many times over.
+US_SECONDS = 12
+SL_SECONDS = 15
+
+
 @pytest.mark.parametrize("where", ["desktop", "phone"])
 def test_unter_spannung_nothing_jumps(new_page: Any, shot: Any, where: str) -> None:
     result = play_against_bots(new_page, "unter-spannung", ["normal", "normal"],
-                               DESKTOP if where == "desktop" else PHONE, 20, shot,
+                               DESKTOP if where == "desktop" else PHONE, US_SECONDS, shot,
                                f"steady_us_{where}")
-    assert_steady(result, f"Unter Spannung, {where}", 20)
+    assert_steady(result, f"Unter Spannung, {where}", US_SECONDS)
 
 
 @pytest.mark.parametrize("where", ["desktop", "phone"])
 def test_schnelllauf_nothing_jumps(new_page: Any, shot: Any, where: str) -> None:
     result = play_against_bots(new_page, "schnelllauf", ["normal"],
-                               DESKTOP if where == "desktop" else PHONE, 25, shot,
+                               DESKTOP if where == "desktop" else PHONE, SL_SECONDS, shot,
                                f"steady_sl_{where}")
-    assert_steady(result, f"Schnelllauf, {where}", 25)
+    assert_steady(result, f"Schnelllauf, {where}", SL_SECONDS)
 
 
 # A phone fits every hand ------------------------------------------------------------------
@@ -363,21 +369,24 @@ def busy_core() -> Iterator[None]:
 
 EDGE_MS = 25
 """How far apart the page's clock and the server's reading of it may be at the window's end."""
+ATTEMPTS = 4
+"""Races run at most, each on a fresh table, until one is measured cleanly (``judged``)."""
 
 
-def judged(race: dict[str, Any], server: Any, anna: Any, pile: int) -> None:
+def judged(race: dict[str, Any], server: Any, anna: Any, pile: int) -> str | None:
     """The page's claim is the old top (version 0), and the server keeps it (a press the busy
     page itself sent over 600 ms after the screen is rightly wrong): the page said
     when it drew the new top (``shown``), so its own delay counts as part of the trip, up to
     ``PAGE_MS`` (docs/fairness.md). A page that drew it later than that (a machine far busier
     than one spinning core) is judged from the send plus ``PAGE_MS``, as it should be: then
-    a wrong card is right, and the race says nothing about the page's word."""
+    a wrong card is right, and the race says nothing about the page's word. ``None`` when the
+    race is judged; else why it measured nothing (the race is run again)."""
     trip = race["sentAt"] - race["shownAt"]  # what the server can know of: screen to send
     if trip > 600 + EDGE_MS:  # the busy page pressed or sent it after the window: wrong is right
         assert not race["late"], f"sent {trip:.0f} ms after the screen, yet judged late"
-        return
+        return None
     if trip > 600 - EDGE_MS:
-        return  # at the edge, either verdict is right (the page's and server's clocks)
+        return None  # at the edge, either verdict is right (the page's and server's clocks)
     assert race["seen"] == 0, f"the page claimed it had seen the new top: {race}"
     if not race["late"]:
         room = server.app.state.server.lobby.find(anna.url.rstrip("/").rsplit("/", 1)[1])
@@ -385,9 +394,33 @@ def judged(race: dict[str, Any], server: Any, anna: Any, pile: int) -> None:
         version, sent = sightings.sent[pile][-1]
         drawn = sightings.receipts[pile].get(version, sent) - sent
         if drawn > PAGE_MS:
-            pytest.skip(f"the page drew the new top {drawn} ms after it was sent (more than "
-                        f"PAGE_MS = {PAGE_MS}): the machine is too busy for this race")
+            return (f"the page drew the new top {drawn} ms after it was sent (more than "
+                    f"PAGE_MS = {PAGE_MS})")
     assert race["late"], f"a press {race['delay']:.0f} ms after the frame was judged wrong"
+    return None
+
+
+def race_until_judged(race: Callable[[], tuple[dict[str, Any], Any, Any]], server: Any) -> None:
+    """Run ``race`` (its result, Anna's and Ben's pages) on fresh tables until a race is judged;
+    fail if the machine was too busy for every one of ``ATTEMPTS``."""
+    unmeasured: list[str] = []
+    for _ in range(ATTEMPTS):
+        found, anna, ben = race()
+        why = judged(found, server, anna, 0)
+        if why is None:
+            return
+        unmeasured.append(why)
+        for page in (anna, ben):  # the next attempt's table is all the machine does
+            assert not page.js_errors, f"JavaScript errors: {page.js_errors}"
+            page.context.close()
+    pytest.fail(f"no race measured cleanly in {ATTEMPTS} attempts: {unmeasured}")
+
+
+def shown(race: dict[str, Any], anna: Any, shot: Any, name: str, ms: int) -> None:
+    """Print what the race measured and take Anna's screenshot."""
+    print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
+          f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
+    shot(anna, name, settle=False)
 
 
 def race_result(anna: Any) -> dict[str, Any]:
@@ -404,51 +437,53 @@ def race_result(anna: Any) -> dict[str, Any]:
 def test_unter_spannung_a_press_under_600_ms_after_the_screen_is_too_late(
         new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch,
         server: Any) -> None:
-    with dealt(monkeypatch, us_deal()):
-        anna, ben = two_at_a_table(new_page, {
-            "type": "create", "game": "unter-spannung", "options": {},
-            "seats": [{"kind": "open"}, {"kind": "open"}]})
-    for page in (anna, ben):
-        wait_for_js(page, "document.querySelector('.board.us .pile .card.top')?.dataset.card"
-                          " === '5±1' && document.querySelectorAll('.board.us .hand > .card')"
-                          ".length === 4")
-    key = anna.evaluate("() => [...document.querySelectorAll('.board.us .hand > .card')]"
-                        ".find(el => el.dataset.card === '6±1').dataset.hotkey")
-    their = ben.evaluate("() => [...document.querySelectorAll('.board.us .hand > .card')]"
-                         ".find(el => el.dataset.card === '6±2').dataset.hotkey")
-    time.sleep(0.8)
-    with busy_core():
-        anna.evaluate(ARM, [".board.us .pile .card.top", "6±2", key, ms])
-        ben.keyboard.press(their)
-        race = race_result(anna)
-    print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
-          f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
-    shot(anna, f"steady_race_us_{ms}", settle=False)
-    judged(race, server, anna, 0)
+    def race() -> tuple[dict[str, Any], Any, Any]:
+        with dealt(monkeypatch, us_deal()):
+            anna, ben = two_at_a_table(new_page, {
+                "type": "create", "game": "unter-spannung", "options": {},
+                "seats": [{"kind": "open"}, {"kind": "open"}]})
+        for page in (anna, ben):
+            wait_for_js(page, "document.querySelector('.board.us .pile .card.top')?.dataset"
+                              ".card === '5±1' && document.querySelectorAll("
+                              "'.board.us .hand > .card').length === 4")
+        key = anna.evaluate("() => [...document.querySelectorAll('.board.us .hand > .card')]"
+                            ".find(el => el.dataset.card === '6±1').dataset.hotkey")
+        their = ben.evaluate("() => [...document.querySelectorAll('.board.us .hand > .card')]"
+                             ".find(el => el.dataset.card === '6±2').dataset.hotkey")
+        time.sleep(0.8)
+        with busy_core():
+            anna.evaluate(ARM, [".board.us .pile .card.top", "6±2", key, ms])
+            ben.keyboard.press(their)
+            found = race_result(anna)
+        shown(found, anna, shot, f"steady_race_us_{ms}", ms)
+        return found, anna, ben
+
+    race_until_judged(race, server)
 
 
 @pytest.mark.parametrize("ms", [450, 500, 550, 590])
 def test_schnelllauf_a_press_under_600_ms_after_the_screen_is_too_late(
         new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch,
         server: Any) -> None:
-    with dealt(monkeypatch, sl_deal()):
-        anna, ben = two_at_a_table(new_page, {
-            "type": "create", "game": "schnelllauf", "options": {},
-            "seats": [{"kind": "open"}, {"kind": "open"}]})
-    for page, card in ((anna, "8d"), (ben, "8s")):
-        wait_for_js(page, "card => document.querySelector("
-                          "\".board.sl .side.me .place[data-place='0'] > .card\")"
-                          "?.dataset.card === card && document.querySelector("
-                          "\".board.sl .pile-zone[data-pile='0'] .card.top\")?.dataset.card"
-                          " === '7h'", arg=card)
-    time.sleep(0.8)
-    anna.keyboard.press("1")  # 8d fits both piles: asked for the pile; Q is the timed press
-    with busy_core():
-        anna.evaluate(ARM, [".board.sl .pile-zone[data-pile='0'] .card.top", "8s", "q", ms])
-        ben.keyboard.press("1")
-        ben.keyboard.press("q")
-        race = race_result(anna)
-    print(f"\npress {ms} ms after the screen (measured {race['delay']:.0f} ms, sent "
-          f"{race['sent']:.0f} ms later, seen {race['seen']}): {race['text']!r}")
-    shot(anna, f"steady_race_sl_{ms}", settle=False)
-    judged(race, server, anna, 0)
+    def race() -> tuple[dict[str, Any], Any, Any]:
+        with dealt(monkeypatch, sl_deal()):
+            anna, ben = two_at_a_table(new_page, {
+                "type": "create", "game": "schnelllauf", "options": {},
+                "seats": [{"kind": "open"}, {"kind": "open"}]})
+        for page, card in ((anna, "8d"), (ben, "8s")):
+            wait_for_js(page, "card => document.querySelector("
+                              "\".board.sl .side.me .place[data-place='0'] > .card\")"
+                              "?.dataset.card === card && document.querySelector("
+                              "\".board.sl .pile-zone[data-pile='0'] .card.top\")"
+                              "?.dataset.card === '7h'", arg=card)
+        time.sleep(0.8)
+        anna.keyboard.press("1")  # 8d fits both piles: asked for the pile; Q is the timed press
+        with busy_core():
+            anna.evaluate(ARM, [".board.sl .pile-zone[data-pile='0'] .card.top", "8s", "q", ms])
+            ben.keyboard.press("1")
+            ben.keyboard.press("q")
+            found = race_result(anna)
+        shown(found, anna, shot, f"steady_race_sl_{ms}", ms)
+        return found, anna, ben
+
+    race_until_judged(race, server)

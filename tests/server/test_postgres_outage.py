@@ -62,7 +62,9 @@ async def _until(condition: Any, seconds: float) -> None:
 
 
 async def _play(anna: Scripted, stop: asyncio.Event) -> None:
-    """Anna acts on every view she gets, as fast as the rate limit lets a person."""
+    """Anna acts on every view she gets, as fast as the rate limit lets a person, and is ready
+    for the next round as soon as one ends (the bot always is: no 8 s wait between rounds)."""
+    ready_for: int | None = None
     while not stop.is_set() and anna.view.get("phase") != "over":
         view = anna.view
         action = us_action(view) if view.get("phase") == "playing" and \
@@ -70,6 +72,9 @@ async def _play(anna: Scripted, stop: asyncio.Event) -> None:
         if action is not None:
             ref = next(Scripted.refs)
             await anna.send(type="act", ref=ref, action=action)
+        elif view.get("phase") == "between" and ready_for != view.get("next_round_at"):
+            ready_for = view.get("next_round_at")
+            await anna.send(type="ready", ready=True)
         await asyncio.sleep(0.06)
 
 
@@ -96,7 +101,7 @@ def test_postgres_stopped_and_started_mid_match(pg_url: str, tmp_path: Path) -> 
             down = time.monotonic()
             await _until(lambda: any(m["type"] == "notice" and m["code"] == "store_unavailable"
                                      for m in anna.seen), 30)  # her next action finds it (a
-            # break between rounds, 8 s, may come first)
+            # break between rounds may come first)
             async with httpx.AsyncClient(base_url=http, timeout=10) as client:
                 health = await client.get("/healthz")
             assert health.status_code == 503, health.text

@@ -71,8 +71,8 @@ def test_server_stopped_during_a_postgres_outage(pg_url: str, tmp_path: Path,
             pg_ctl(pg_url, "stop")
             await _until(lambda: any(m["type"] == "notice" and m["code"] == "store_unavailable"
                                      for m in anna.seen), 30)  # her next action finds it
-            # (30 s: PostgreSQL may stop just as a round ends; her next action comes after the
-            # 8 s between rounds, on a busy machine)
+            # (30 s: PostgreSQL may stop just as a round ends; her next action comes after her
+            # "ready" starts the next round, on a busy machine)
             await asyncio.sleep(0.5)  # her actions go on arriving, and wait
             acked = anna.accepted  # nothing more can be acknowledged now
             stopping = time.monotonic()
