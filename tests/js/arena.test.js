@@ -26,7 +26,7 @@ const line = (fields = {}) => ({
 const arena = (fields = {}) => ({
   id: "K7M2QXAB", game: "unter-spannung", title: "Abend", seats: 2, rated: false, state: "running",
   start: 0, end: 10 * MIN, players: 0, private: false, creator: "Ada", link: "/arenas/K7M2QXAB",
-  standings: [], you: null, ...fields,
+  standings: [], you: null, mine: null, ...fields,
 });
 
 test("a time left reads as a clock, in whole seconds rounded up, hours from an hour on", () => {
@@ -177,4 +177,10 @@ test("a remembered arena draft is read back in range; a broken one is the defaul
   const back = loadArena(JSON.stringify({ game: "schnelllauf", seats: 4, minutes: 0, start_in: 20, rated: "yes", title: "Abend" }));
   assert.deepEqual(back, { game: "schnelllauf", seats: 2, minutes: 1, start_in: 20, rated: false, private: false, title: "Abend" });
   assert.equal(loadArena(JSON.stringify({ game: "skat" })).game, "unter-spannung");
+});
+
+test("a member's own line comes with the arena when the standings are cut to the first lines", () => {
+  const own = line({ rank: 150, player: "p150", name: "Zoe" });
+  assert.equal(mine(arena({ you: "p150", mine: own, standings: [line()] })), own);
+  assert.equal(mine(arena({ you: null, mine: null, standings: [line()] })), null);
 });
