@@ -29,13 +29,16 @@ elif ! cmp -s package-lock.json node_modules/.zackzack-installed-lock; then
     cp package-lock.json node_modules/.zackzack-installed-lock
 fi
 .venv/bin/ruff check src tests bench scripts
-.venv/bin/mypy
+# mypy (on one core, mostly with a cold cache) beside the browser client's checks on the other.
+.venv/bin/mypy &
+mypy=$!
 # The browser client (docs/web.md): types (JSDoc, checked by tsc against types/protocol.d.ts,
 # generated from the server's schemas: tests/test_protocol_types.py), ESLint, unit tests.
 npx --no-install tsc --noEmit -p .
 npx --no-install tsc --noEmit -p tests/js
 npx --no-install eslint .
 node --import ./tests/js/served.js --test tests/js/*.test.js
+wait "$mypy"
 if [ $# -eq 0 ]; then
     # Everything but the tests that add network devices (tests/delaynet.py: a browser cancels
     # its requests whenever the machine's network changes), then those alone.

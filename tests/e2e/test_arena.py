@@ -209,8 +209,10 @@ def test_an_arena_played_through_in_the_browser(new_page: Any, server: LiveServe
             if not TABLE_PAGE.match(anna.url):
                 break
         assert anna.inner_text("#arena-you").startswith("Du machst Pause")
-        mine = next(line for line in standings(anna) if line["name"] == "Anna")
-        assert mine["status"] == "paused" and len(mine["games"]) >= 1
+        # (her last game counts once it is stored and scored: at the next pairing, 2 s)
+        mine = wait_until(lambda: next((line for line in standings(anna) if line["name"] == "Anna"
+                                        and line["games"]), None), timeout=20)
+        assert mine["status"] == "paused"
         # Withdrawing asks first: Esc keeps her in, "Ja, aufhören" takes her out for good.
         anna.keyboard.press("w")
         anna.wait_for_selector("#withdraw-yes")

@@ -316,7 +316,8 @@ def test_refused_actions_are_stored_at_a_bounded_rate_whatever_the_tabs(store: S
     assert stored <= Limits().refusals_per_seat + 2 * 3 + 2, stored
     assert "rate_limited" in codes
     world.wait(30)  # the seat's bucket fills again: a card is judged as usual
-    assert anna.act({"type": "play", "card": "1±1", "seen": 0})["code"] != "rate_limited"
+    # (judged as usual: refused as a wrong card, or taken if the deal gave her a fitting 1±1)
+    assert anna.act({"type": "play", "card": "1±1", "seen": 0}).get("code") != "rate_limited"
 
 
 def test_a_watchers_action_ids_never_push_out_a_seats(store: Store) -> None:

@@ -188,7 +188,7 @@ def test_bad_arguments_are_one_clear_line(capsys: pytest.CaptureFixture[str]) ->
     assert main(["play", "--join", "http://localhost:8000/lobby"]) == 2
     assert "http://HOST:PORT/t/CODE" in capsys.readouterr().err
     assert main(["play", "--join", "http://h:1/t/ABCDEF", "schnelllauf"]) == 2
-    assert "--join and --server take the game" in capsys.readouterr().err
+    assert "--join, --server and --arena take the game" in capsys.readouterr().err
     assert main(["play", "--tournament"]) == 2
 
 
