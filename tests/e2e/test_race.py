@@ -152,8 +152,9 @@ def test_unter_spannung_a_press_200_ms_after_the_change_is_too_late(
     assert phase(anna) == "playing"
 
 
-def test_schnelllauf_a_press_200_ms_after_the_change_is_too_late(
-        new_page: Any, shot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def sl_race(new_page: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """Anna and Ben at a Schnelllauf table of ``sl_deal``, both showing 7h on pile 0 (Anna's
+    8d and Ben's 8s fit it) for longer than a reaction."""
     with dealt(monkeypatch, sl_deal()):
         anna, ben = two_at_a_table(new_page, {
             "type": "create", "game": "schnelllauf", "options": {},
@@ -165,7 +166,12 @@ def test_schnelllauf_a_press_200_ms_after_the_change_is_too_late(
                           "\".board.sl .pile-zone[data-pile='0'] .card.top\")?.dataset.card"
                           " === '7h'", arg=card)
     time.sleep(0.8)  # both have seen 7h for longer than a reaction
+    return anna, ben
 
+
+def test_schnelllauf_a_press_200_ms_after_the_change_is_too_late(
+        new_page: Any, shot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    anna, ben = sl_race(new_page, monkeypatch)
     anna.keyboard.press("1")  # Anna's 8d fits both: asked for the pile, her press is below
     ben.keyboard.press("1")
     ben.keyboard.press("q")  # Ben: 8s onto pile 0

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from e2e.kit import create_by_message, dealt, person, phase, wait_for_js, wait_until
-from e2e.test_race import sl_deal, two_at_a_table, us_deal
+from e2e.test_race import sl_race, two_at_a_table, us_deal
 from zackzack.engine.race import PAGE_MS
 from zackzack.games import unter_spannung as us
 from zackzack.server import room as room_module
@@ -466,17 +466,7 @@ def test_schnelllauf_a_press_under_600_ms_after_the_screen_is_too_late(
         new_page: Any, shot: Any, ms: int, monkeypatch: pytest.MonkeyPatch,
         server: Any) -> None:
     def race() -> tuple[dict[str, Any], Any, Any]:
-        with dealt(monkeypatch, sl_deal()):
-            anna, ben = two_at_a_table(new_page, {
-                "type": "create", "game": "schnelllauf", "options": {},
-                "seats": [{"kind": "open"}, {"kind": "open"}]})
-        for page, card in ((anna, "8d"), (ben, "8s")):
-            wait_for_js(page, "card => document.querySelector("
-                              "\".board.sl .side.me .place[data-place='0'] > .card\")"
-                              "?.dataset.card === card && document.querySelector("
-                              "\".board.sl .pile-zone[data-pile='0'] .card.top\")"
-                              "?.dataset.card === '7h'", arg=card)
-        time.sleep(0.8)
+        anna, ben = sl_race(new_page, monkeypatch)
         anna.keyboard.press("1")  # 8d fits both piles: asked for the pile; Q is the timed press
         with busy_core():
             anna.evaluate(ARM, [".board.sl .pile-zone[data-pile='0'] .card.top", "8s", "q", ms])
