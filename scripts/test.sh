@@ -42,7 +42,21 @@ wait "$mypy"
 if [ $# -eq 0 ]; then
     # Everything but the tests that add network devices (tests/delaynet.py: a browser cancels
     # its requests whenever the machine's network changes), then those alone.
-    .venv/bin/python -m pytest -n 2 -q -m "not delaynet"
+    # The tests that mostly wait on real servers (outages, clusters, the terminal against a
+    # server) in a lane of their own beside the two workers of the rest: they use little CPU,
+    # and the browser tests do not wait behind them. Their output follows the others'.
+    waits="cluster or (wallclock and not e2e)"
+    waits_log=$(mktemp)
+    .venv/bin/python -m pytest -q -p no:cacheprovider -m "($waits) and not delaynet" \
+        >"$waits_log" 2>&1 &
+    waiting=$!
+    rest=0
+    .venv/bin/python -m pytest -n 2 -q -m "not delaynet and not ($waits)" || rest=$?
+    waited=0
+    wait "$waiting" || waited=$?
+    cat "$waits_log"
+    rm -f "$waits_log"
+    if [ "$rest" != 0 ] || [ "$waited" != 0 ]; then exit 1; fi
     # The compiled build (setup.py, ZACKZACK_COMPILE=1) against the tests of what it compiles,
     # meanwhile (it uses no network; the delaynet tests mostly wait on their sockets), its
     # output after theirs. The delaynet tests are collected from the files that mark them.

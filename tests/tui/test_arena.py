@@ -143,7 +143,9 @@ async def test_the_terminal_joins_an_arena_plays_its_tables_and_sees_standings_a
                 await until(pilot, lambda: "You: rank" in _screen(app).plain())
                 assert f"{tui.score} points" in _screen(app).plain()
                 screenshot(app, "arena_standings_between")
-            await until(pilot, lambda: session.tables >= 2, timeout=20)  # paired again
+            # paired again: never with the same opponent, so once the other table's slow
+            # players have finished (a minute on a busy machine) and rested their 8 s
+            await until(pilot, lambda: session.tables >= 2, timeout=90)
             await until(pilot, lambda: isinstance(app.screen, ArenaGameScreen)
                         and app.screen.table == session.code)
             shift[0] = 600.0  # the arena's ten minutes are up: no table after this one
