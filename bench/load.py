@@ -44,6 +44,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -520,7 +521,9 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(tempfile.mkdtemp(prefix="zackzack-load-"))
     cluster = args.processes > 1 or args.cluster
     extended = cluster or args.db == "postgres"
+    keep = False  # the folder stays only to show why a server did not start
     with contextlib.ExitStack() as stack:
+        stack.callback(lambda: keep or shutil.rmtree(folder, ignore_errors=True))
         db = str(folder / "load.db")
         others: dict[str, Any] = {}  # what else runs on CPU 0: name -> its CPU seconds
         if extended:
@@ -558,6 +561,7 @@ def run(args: argparse.Namespace) -> int:
         found = [re.search(r"http://([\d.]+:\d+)/", line) for line in urls]
         if not all(found):
             print("the server did not start; see", folder)
+            keep = True
             return 1
         url = ",".join(f"ws://{f.group(1)}/ws" for f in found if f)
         time.sleep(0.5)

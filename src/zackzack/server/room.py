@@ -720,7 +720,12 @@ class Room:
             if any(isinstance(event, NextRound | RoundStarted) for event in events):
                 self._round_ready.clear()  # who is ready for the next round: nobody yet
                 between = True
-        targets = [v for v in self.viewers if self.seat_of(v.player) == seat]
+        if seat is None:
+            targets = [v for v in self.viewers if self.seat_of(v.player) is None]
+        else:  # (the hot path: one comparison per viewer)
+            holder = self.seats[seat].player
+            targets = [v for v in self.viewers if v.player is holder] \
+                if holder is not None and self.seat_of(holder) == seat else []
         if targets:
             self._note_sent(*targets)
             text = encode(Events(events=events, view=self.table.view(seat),
