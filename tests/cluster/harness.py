@@ -259,9 +259,13 @@ class Roamer(Scripted):
         """Close the websocket now (no closing handshake with a server that stands still)."""
         if self.ws is not None:
             self.ws.transport.abort()
-        if self._reader is not None:
-            with contextlib.suppress(Exception):
-                await self._reader
+        reader = self._reader
+        if reader is not None:
+            # ``asyncio.wait``: a close that cancels a hop in this very wait leaves the reader
+            # cancelled, and a later close must not take that for its own cancellation
+            await asyncio.wait({reader})
+            if not reader.cancelled():
+                reader.exception()  # (whatever it ended with is read: never logged)
         self.ws, self._reader = None, None
 
     async def wait_for(self, condition: Callable[[], Any], seconds: float = 10.0) -> Any:

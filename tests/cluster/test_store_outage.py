@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -54,6 +54,11 @@ def told(player: Roamer, code: str, start: int = 0) -> bool:
     return any(m["type"] == "notice" and m["code"] == code for m in player.seen[start:])
 
 
+def held(fault: asyncio.Event) -> Callable[[], bool]:
+    """Whether a player only draws: until ``fault`` is set (she cannot end the round first)."""
+    return lambda: not fault.is_set()
+
+
 def events_after(player: Roamer, start: int) -> bool:
     """Whether ``player`` was sent an event (of its table) from ``start`` on."""
     return any(m["type"] == "events" for m in player.seen[start:])
@@ -64,8 +69,10 @@ async def playing(cluster: Cluster, anna: Roamer, ben: Roamer, at: str) -> tuple
     there by ``moved``). The table's code and match."""
     await anna.start(at=at)
     await ben.start()
-    code = await create(anna, [{"kind": "open"}, {"kind": "bot", "bot": "normal"}],
-                        countdown_ms=300)  # (not the quickest bot: the round outlasts the fault)
+    # The slowest bot, and Anna only draws until the fault (``held``): the round outlasts it
+    # however slowly a busy machine lets her play (a quicker bot once won before she had).
+    code = await create(anna, [{"kind": "open"}, {"kind": "bot", "bot": "beginner"}],
+                        countdown_ms=300)
     await anna.send(type="start")
     match: str = await anna.wait_for(lambda: anna.last("table")["table"]["match"], 20)
     await ben.go("watch", code)
@@ -87,11 +94,13 @@ async def test_postgres_stopped_and_started_under_a_cluster(cluster: Cluster) ->
     anna = Roamer("Anna", a.url, patience=60)  # acks wait while the store is away
     ben = Roamer("Ben", b.url)
     code, match = await playing(cluster, anna, ben, a.url)
-    game = asyncio.create_task(anna.play(over(anna), 0.1))
+    stopped = asyncio.Event()
+    game = asyncio.create_task(anna.play(over(anna), 0.1, hold=held(stopped)))
     await until(lambda: anna.accepted >= 3, 30)
 
     assert anna.view.get("phase") == "playing", anna.view.get("phase")
     pg_ctl(cluster.db, "stop")
+    stopped.set()
     down = time.monotonic()
     for player in (anna, ben):
         await player.wait_for(lambda p=player: told(p, "store_unavailable"), 10)
@@ -134,11 +143,13 @@ async def test_kill_9_of_the_table_s_process_during_a_postgres_outage(cluster: C
     anna = Roamer("Anna", c.url, patience=60)  # at A (a link brought her); her home is C
     ben = Roamer("Ben", c.url)
     code, match = await playing(cluster, anna, ben, b.url)
-    game = asyncio.create_task(anna.play(over(anna), 0.1))
+    stopped = asyncio.Event()
+    game = asyncio.create_task(anna.play(over(anna), 0.1, hold=held(stopped)))
     await until(lambda: anna.accepted >= 3, 30)
 
     assert anna.view.get("phase") == "playing", anna.view.get("phase")
     pg_ctl(cluster.db, "stop")
+    stopped.set()
     await anna.wait_for(lambda: told(anna, "store_unavailable"), 10)
     await asyncio.sleep(0.5)  # her actions go on arriving, and wait
     acked = anna.accepted  # nothing more can be acknowledged now
