@@ -45,13 +45,13 @@ if [ $# -eq 0 ]; then
     # The tests that mostly wait on real servers (outages, clusters, the terminal against a
     # server) in a lane of their own beside the two workers of the rest: they use little CPU,
     # and the browser tests do not wait behind them. Their output follows the others'.
-    waits="cluster or (wallclock and not e2e)"
+    # (``waits``: marked by tests/conftest.py.)
     waits_log=$(mktemp)
-    .venv/bin/python -m pytest -q -p no:cacheprovider -m "($waits) and not delaynet" \
+    .venv/bin/python -m pytest -q -p no:cacheprovider -m "waits and not delaynet" \
         >"$waits_log" 2>&1 &
     waiting=$!
     rest=0
-    .venv/bin/python -m pytest -n 2 -q -m "not delaynet and not ($waits)" || rest=$?
+    .venv/bin/python -m pytest -n 2 -q -m "not delaynet and not waits" || rest=$?
     waited=0
     wait "$waiting" || waited=$?
     cat "$waits_log"

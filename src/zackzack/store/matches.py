@@ -213,11 +213,15 @@ def _once(table: Table, dialect: str) -> Any:
     return insert(table)
 
 
+_ACTION_FIELDS = ActionRow._fields
+"""The columns of ``actions`` an ``ActionRow`` fills, in its order."""
+
+
 def _fenced_action(dialect: str) -> Any:
     return _once(actions, dialect).from_select(
-        ["match_id", "n", "t", "seat", "action"],
+        list(_ACTION_FIELDS),
         select(*(bindparam(f"{name}_", type_=actions.c[name].type)
-                 for name in ("match_id", "n", "t", "seat", "action")))
+                 for name in _ACTION_FIELDS))
         .where(select(matches.c.id).where(matches.c.id == bindparam("match_id_"),
                                           matches.c.epoch == bindparam("epoch_"))
                .with_for_update(read=True).exists())).execution_options(preserve_rowcount=True)
@@ -251,8 +255,8 @@ _SEAT_STATS = update(match_players).where(
     **{key: bindparam(key) for key in _STAT_KEYS})
 
 
-_SQLITE_APPEND = ("INSERT INTO actions (match_id, n, t, seat, action) VALUES (?, ?, ?, ?, ?) "
-                  "ON CONFLICT DO NOTHING")
+_SQLITE_APPEND = (f"INSERT INTO {actions.name} ({', '.join(_ACTION_FIELDS)}) "
+                  f"VALUES ({', '.join('?' for _ in _ACTION_FIELDS)}) ON CONFLICT DO NOTHING")
 """SQLite: a batch of actions as the driver takes it. The journal's hot path (one batch
 per loop turn): SQLAlchemy's statement building was a quarter of the server's CPU per action
 (``docs/operations.md``, *Load*); what it stores is what ``_once(actions)`` stores."""
