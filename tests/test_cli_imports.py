@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +83,30 @@ def test_the_server_imports_no_library_only_other_commands_need() -> None:
                           capture_output=True, text=True, check=True, timeout=120)
     modules = {m.split(".")[0] for m in json.loads(done.stdout)}
     assert not modules & {"numpy", "textual", "matplotlib", "ray"}
+
+
+SERVING = """
+import json, sys
+from zackzack.store import Store, database_url
+import zackzack.server.serve
+Store(database_url(sys.argv[1])).close()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_server_alone_on_sqlite_starts_without_alembic_redis_or_postgresql(
+        tmp_path: Path, existing: bool) -> None:
+    """``zackzack serve`` listens within a second: a server alone on SQLite, with a new
+    database or one at the newest revision, loads neither Alembic (no migration to run),
+    Redis's client (no cluster) nor PostgreSQL's dialect."""
+    path = tmp_path / "zackzack.db"
+    if existing:
+        subprocess.run([sys.executable, "-c", SERVING, str(path)], check=True, timeout=120,
+                       capture_output=True)
+    done = subprocess.run([sys.executable, "-c", SERVING, str(path)], capture_output=True,
+                          text=True, check=True, timeout=120)
+    modules = set(json.loads(done.stdout))
+    assert {m.split(".")[0] for m in modules} & {"alembic", "redis", "psycopg"} == set()
+    assert "sqlalchemy.dialects.postgresql" not in modules
+    assert "zackzack.server.cluster" not in modules

@@ -26,7 +26,7 @@ from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
 from zackzack.server.session import Session
-from zackzack.server.transport import SEND_KEY
+from zackzack.server.transport import RECEIVE_KEY, SEND_KEY
 from zackzack.store import Store
 
 
@@ -197,6 +197,37 @@ async def a_burst(store: Store) -> None:
     assert socket.sent == []  # never through send_text
     socket.incoming.put_nowait({"type": "websocket.disconnect"})
     await asyncio.wait_for(task, 5)
+
+
+def test_messages_handed_over_as_read_reach_the_session_and_a_failure_ends_only_it(
+        store: Store) -> None:
+    run_async(handed_over(store))
+
+
+async def handed_over(store: Store) -> None:
+    """Issue 28: where the server hands messages over as they are read, the connection takes
+    them without its reader (rate limit and all); a session that fails on one closes its
+    own connection with 1011 and the read goes on for everyone else."""
+    loop = asyncio.get_running_loop()
+    lobby = Lobby(clock=loop, store=store, bots=Bots(), settings=Settings())
+    receivers: list[Callable[[str | bytes], None]] = []
+    socket = FakeSocket()
+    socket.scope = {"extensions": {RECEIVE_KEY: receivers.append}}  # type: ignore[attr-defined]
+    connection = Connection(
+        socket,  # type: ignore[arg-type]
+        lambda c: Session(lobby, Identities(store), "http://test", c.send), Limits(), loop)
+    task = asyncio.create_task(connection.serve())
+    await until(lambda: bool(receivers))
+    receivers[0](json.dumps({"type": "hello", "name": "Anna"}))
+    await until(lambda: bool(socket.of("welcome")))
+
+    def fail(text: str | bytes) -> None:
+        raise RuntimeError("a bug")
+
+    connection.session.receive = fail  # type: ignore[method-assign]
+    receivers[0]("{}")  # raises nothing into the read
+    await asyncio.wait_for(task, 5)
+    assert connection.state is ConnectionState.CLOSED and socket.closed_with == 1011
 
 
 @pytest.fixture

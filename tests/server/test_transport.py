@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
@@ -14,6 +15,7 @@ import websockets
 
 from zackzack.server.guard import trusted
 from zackzack.server.transport import (
+    RECEIVE_KEY,
     SEND_KEY,
     TRANSPORT_KEY,
     TimedWebSocketProtocol,
@@ -32,6 +34,25 @@ class FakeTransport:
 
 def scope(peer: str, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
     return {"extensions": {TRANSPORT_KEY: FakeTransport(peer)}, "headers": list(headers)}
+
+
+@contextlib.asynccontextmanager
+async def served(app: Any) -> AsyncIterator[int]:
+    """uvicorn with the timed protocol serving ``app`` on loopback: its port."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
+                                           ws=TimedWebSocketProtocol))
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        for _ in range(1000):
+            if server.started:
+                break
+            await asyncio.sleep(0.01)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        await serving
 
 
 def test_a_trusted_proxy_s_round_trip_is_believed_and_nobody_else_s() -> None:
@@ -57,22 +78,8 @@ def test_the_kernel_s_round_trip_of_a_real_websocket_reaches_the_app() -> None:
         await receive()
 
     async def main() -> None:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
-                                               ws=TimedWebSocketProtocol))
-        serving = asyncio.create_task(server.serve(sockets=[sock]))
-        try:
-            for _ in range(200):
-                if server.started:
-                    break
-                await asyncio.sleep(0.01)
-            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
-                assert json.loads(await ws.recv()) == seen[0]
-        finally:
-            server.should_exit = True
-            await serving
+        async with served(app) as port, websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+            assert json.loads(await ws.recv()) == seen[0]
 
     asyncio.run(main())
     assert seen and seen[0] is not None and 0 < seen[0] < 50
@@ -109,27 +116,50 @@ def test_a_burst_of_messages_leaves_in_one_write_and_not_after_the_close() -> No
         await receive()
 
     async def main() -> list[str]:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
-                                               ws=TimedWebSocketProtocol))
-        serving = asyncio.create_task(server.serve(sockets=[sock]))
         got: list[str] = []
-        try:
-            while not server.started:
-                await asyncio.sleep(0.01)
-            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    while True:
-                        got.append(str(await ws.recv()))
-        finally:
-            server.should_exit = True
-            await serving
+        async with served(app) as port, websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    got.append(str(await ws.recv()))
         return got
 
     assert asyncio.run(main()) == ["one", "two", "three"]
     assert answers == [True, 1, False]
+
+
+def test_messages_are_handed_over_as_they_are_read_and_not_queued() -> None:
+    """Issue 28: once the app asks, each message goes to its receiver within the read (no
+    receive queue, no task, no pause of the socket per message); the ASGI ``receive`` still
+    tells the disconnect, and a text that is not UTF-8 ends the connection as uvicorn does."""
+    got: list[str | bytes] = []
+    queued: list[dict[str, Any]] = []
+    paused: list[bool] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        receive_directly = scope["extensions"][RECEIVE_KEY]
+        receive_directly(got.append)
+        await send({"type": "websocket.send", "text": "ready"})
+        while (message := await receive())["type"] != "websocket.disconnect":
+            queued.append(message)
+        paused.append(receive_directly.__self__.read_paused)
+
+    async def main() -> int | None:
+        async with served(app) as port, websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+            assert await ws.recv() == "ready"
+            for message in ("eins", b"zwei", "drei"):
+                await ws.send(message)
+            ws.protocol.send_frame(  # a text frame that is not UTF-8
+                websockets.frames.Frame(websockets.frames.Opcode.TEXT, b"\xff"))
+            ws.send_data()
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.recv()
+            return ws.close_code
+
+    assert asyncio.run(main()) == 1007
+    assert got == ["eins", b"zwei", "drei"]
+    assert queued == [] and paused == [False]
 
 
 def test_a_socket_without_a_round_trip_says_none() -> None:

@@ -13,10 +13,11 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, inspect
 
 from pg import fresh_database
 from zackzack.store import Status, Store, StoreError, alembic_config, database_url, head_revision
+from zackzack.store.migrate import HEAD_REVISION, _migration_engine
 from zackzack.store.schema import metadata
 
 RELEASE = Path(__file__).with_name("data") / "release-0.1.db"
@@ -143,6 +144,54 @@ def test_an_empty_database_is_migrated_from_nothing_to_the_schema_of_the_queries
     assert schema_differences(url) == []
 
 
+def structure(url: str) -> dict[str, Any]:
+    """Every table of the database: its columns, keys, indexes and Alembic's revision."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            found = inspect(conn)
+            tables = {table: {
+                "columns": sorted((c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                                  for c in found.get_columns(table)),
+                "primary": found.get_pk_constraint(table)["constrained_columns"],
+                "foreign": sorted((tuple(f["constrained_columns"]), f["referred_table"],
+                                   tuple(f["referred_columns"]))
+                                  for f in found.get_foreign_keys(table)),
+                "indexes": sorted((i["name"], tuple(i["column_names"]), i["unique"])
+                                  for i in found.get_indexes(table)),
+                "unique": sorted(tuple(u["column_names"])
+                                 for u in found.get_unique_constraints(table)),
+            } for table in found.get_table_names()}
+            revision = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            return {"tables": tables, "revision": revision}
+    finally:
+        engine.dispose()
+
+
+def migrated_from_nothing(url: str) -> None:
+    """Run every migration on the empty database at ``url``, as an upgrade does."""
+    engine = _migration_engine(url, {})
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "head")
+    finally:
+        engine.dispose()
+
+
+def test_the_newest_revision_known_without_alembic_is_the_last_migration() -> None:
+    assert head_revision() == HEAD_REVISION
+
+
+def test_a_new_database_gets_what_the_migrations_from_nothing_build(tmp_path: Path) -> None:
+    new, migrated = (database_url(str(tmp_path / name)) for name in ("new.db", "migrated.db"))
+    Store(new).close()
+    migrated_from_nothing(migrated)
+    assert structure(new) == structure(migrated)
+    assert structure(new)["revision"] == HEAD_REVISION
+    Store(migrated).close()  # and each opens as a database at the newest revision
+    Store(new).close()
+
+
 def test_migrations_go_down_to_release_0_1_and_up_again(tmp_path: Path) -> None:
     path = release_copy(tmp_path)
     before = raw(path)
@@ -239,3 +288,6 @@ def test_on_postgresql_an_empty_database_gets_the_schema_of_the_queries(pg_serve
     Store(url).close()
     Store(url).close()
     assert schema_differences(url) == []
+    migrated = fresh_database(pg_server)
+    migrated_from_nothing(migrated)
+    assert structure(url) == structure(migrated)

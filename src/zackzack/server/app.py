@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -34,7 +34,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import zackzack
 from zackzack.engine.table import LIVE, Settings
 from zackzack.server import accounts, api, arena_api, memory, moderating, standings
-from zackzack.server.cluster import Cluster, ClusterConfig
+from zackzack.server.clustering import ClusterConfig
 from zackzack.server.connection import Connection
 from zackzack.server.guard import Trusted, trusted
 from zackzack.server.identity import Identities
@@ -46,13 +46,15 @@ from zackzack.server.protocol import Notice, encode
 from zackzack.server.replays import ReplayCache
 from zackzack.server.room import BotMaker, Room
 from zackzack.server.session import Session
-from zackzack.server.sharedlimits import SharedLimits
 from zackzack.server.standins import RUNNING
 from zackzack.server.transport import round_trip
 from zackzack.server.webpage import Static, VersionedStatic, WebClient
 from zackzack.store import Store, create_default_folder, database_url, open_store
 from zackzack.store.connecting import ANSWER_WITHIN
 from zackzack.words import browser_json
+
+if TYPE_CHECKING:
+    from zackzack.server.sharedlimits import SharedLimits
 
 log = logging.getLogger(__name__)
 
@@ -406,7 +408,13 @@ async def running(app: Starlette, config: Config, *, bots: BotMaker | None = Non
     if store is None and config.db is None:
         create_default_folder()
     own = store or open_store(database_url(config.db))
-    cluster = None if config.cluster is None else Cluster(config.cluster)
+    if config.cluster is None:
+        cluster = None
+    else:  # (Redis's client is loaded by a server that joins a cluster only)
+        from zackzack.server.cluster import Cluster
+        from zackzack.server.sharedlimits import SharedLimits
+
+        cluster = Cluster(config.cluster)
     try:
         loop = asyncio.get_running_loop()
         lobby = Lobby(clock=loop if cluster is None else cluster.clock(loop), store=own,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from zackzack.server.cluster import ClusterConfig
+    from zackzack.server.clustering import ClusterConfig
     from zackzack.server.guard import HttpLimits
     from zackzack.server.limits import Limits
 
@@ -131,7 +131,7 @@ def cluster_config(redis: str | None, urls: list[str],
     ...
     ValueError: --redis needs --public-url: the address other servers send players to
     """
-    from zackzack.server.cluster import ClusterConfig, shown_redis
+    from zackzack.server.clustering import ClusterConfig, shown_redis
 
     if redis is None:
         return None

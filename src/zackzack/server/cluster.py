@@ -23,10 +23,8 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Iterable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
-from urllib.parse import urlsplit
 
 import msgspec
 from redis.asyncio import Redis
@@ -34,6 +32,7 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 
 from zackzack.engine.clock import Clock, Timer
+from zackzack.server.clustering import ClusterConfig, ClusterError, shown_redis
 from zackzack.server.logs import event
 from zackzack.server.protocol import LobbyTable, ProtocolError, TableRef
 
@@ -100,37 +99,6 @@ local union = redis.call('SUNION', unpack(KEYS))
 return #union
 """
 """How many different members the sets KEYS hold together (the people online anywhere)."""
-
-
-class ClusterError(Exception):
-    """The cluster cannot be joined; the message is one line that says why."""
-
-
-def shown_redis(url: str) -> str:
-    """A Redis URL without its password, to be shown.
-
-    >>> shown_redis("redis://:secret@cache.example:6380/2")
-    'redis://cache.example:6380/2'
-    """
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}{parts.path}"
-
-
-@dataclass(frozen=True, slots=True)
-class ClusterConfig:
-    """How a process joins a cluster (``zackzack serve --redis … --public-url …``)."""
-
-    redis: str
-    """The Redis URL (``redis://host:6379/0``)."""
-    public_url: str
-    """This process's own address (``http://10.0.0.5:8001``): clients sent here use it."""
-    lease: float = 10.0
-    """Seconds a process's hold on its tables lasts without renewal: a dead process's tables
-    are taken over this long after it died (plus a third of it at most)."""
-    prefix: str = "zackzack"
-    """The prefix of every Redis key and channel (several clusters can share one Redis)."""
 
 
 class NodeState(msgspec.Struct, frozen=True):

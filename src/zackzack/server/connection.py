@@ -28,12 +28,13 @@ from zackzack.server.limits import Limits, TokenBucket
 from zackzack.server.logs import event
 from zackzack.server.protocol import MAX_MESSAGE_CHARS, Error, ref_of
 from zackzack.server.session import Session
-from zackzack.server.transport import SEND_KEY
+from zackzack.server.transport import RECEIVE_KEY, SEND_KEY
 
 log = logging.getLogger(__name__)
 
 TOO_SLOW = 4001
 TOO_MANY = 4002
+INTERNAL_ERROR = 1011
 STORE_WAIT = 0.05
 """Seconds between two looks whether the store caught up, while it is behind."""
 BURST = 16
@@ -145,6 +146,9 @@ class Connection:
         self._send_texts: Callable[[list[str]], bool] | None = extensions.get(SEND_KEY)
         """Writes several texts with one system call, where the server offers it
         (``transport.TimedWebSocketProtocol``)."""
+        self._receive_directly: Callable[[Callable[[str | bytes], None]], None] | None = \
+            extensions.get(RECEIVE_KEY)
+        """Hands each message over as it is read, where the server offers it."""
 
     def send(self, text: str) -> None:
         """Queue ``text`` for the client; an outbox that would hold more than ``backlog``
@@ -221,6 +225,8 @@ class Connection:
     async def serve(self) -> None:
         """Accept the websocket and run it until either side ends it."""
         await self.websocket.accept()
+        if self._receive_directly is not None:
+            self._receive_directly(self._received_directly)
         self._writer = asyncio.create_task(self._write())
         reader = asyncio.create_task(self._read())
         try:
@@ -243,30 +249,47 @@ class Connection:
                         self.websocket.close(self.close_code, self.close_reason), 2.0)
 
     async def _read(self) -> None:
+        """Read until the client goes: every message where the server cannot hand them over
+        as they are read (``RECEIVE_KEY``), else only those that came before it did, and the
+        disconnect."""
         while self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):
             message = await self.websocket.receive()
-            if message["type"] == "websocket.disconnect" or self.state not in (
-                    ConnectionState.OPEN, ConnectionState.BEHIND):  # closed while it waited
+            if message["type"] == "websocket.disconnect":
                 return
             text: str | bytes | None = message.get("text")
             if text is None:
                 text = message.get("bytes") or b""
-            if not self.bucket.take():
-                self.refused += 1
-                if self.refused == 1:
-                    event("client_throttled", peer=self.peer)
-                if self.refused >= self.limits.refused_to_close:
-                    event("client_closed", peer=self.peer, reason="flood", code=TOO_MANY)
-                    self.close(TOO_MANY)
-                    return
-                ref = ref_of(text) if isinstance(text, str) and len(text) <= MAX_MESSAGE_CHARS \
-                    else None
-                self.session.reply(Error(code="rate_limited", reason="too many messages; "
-                                         "this one was dropped", ref=ref))
-                continue
-            self.refused = 0
-            self.session.receive(text)
+            self._received(text)
             await asyncio.sleep(0)  # let the writers run between two messages of a burst
+
+    def _received_directly(self, text: str | bytes) -> None:
+        """``_received``, called within the socket's read: a failure ends this connection
+        (as a failed reader task does), not the read of the others."""
+        try:
+            self._received(text)
+        except Exception:
+            log.error("connection failed", exc_info=True)
+            self.close(INTERNAL_ERROR)
+
+    def _received(self, text: str | bytes) -> None:
+        """One message from the client: to the session, within the rate limit."""
+        if self.state not in (ConnectionState.OPEN, ConnectionState.BEHIND):
+            return  # closed meanwhile
+        if not self.bucket.take():
+            self.refused += 1
+            if self.refused == 1:
+                event("client_throttled", peer=self.peer)
+            if self.refused >= self.limits.refused_to_close:
+                event("client_closed", peer=self.peer, reason="flood", code=TOO_MANY)
+                self.close(TOO_MANY)
+                return
+            ref = ref_of(text) if isinstance(text, str) and len(text) <= MAX_MESSAGE_CHARS \
+                else None
+            self.session.reply(Error(code="rate_limited", reason="too many messages; "
+                                     "this one was dropped", ref=ref))
+            return
+        self.refused = 0
+        self.session.receive(text)
 
     async def _write(self) -> None:
         try:

@@ -50,7 +50,6 @@ from zackzack.server.room import (
     Viewer,
     rated_check,
 )
-from zackzack.server.sharedqueue import SharedMatchmaker
 from zackzack.server.standins import STALL_STAND_IN, STALL_WARNING
 from zackzack.store import Status, Store
 
@@ -133,7 +132,12 @@ class Lobby:
         self.ratings = RatingBook(store)
         self.ratings.shared = cluster is not None
         """The people's ratings (every room reads and updates this one)."""
-        self.matchmaker = Matchmaker(self) if cluster is None else SharedMatchmaker(self, cluster)
+        if cluster is None:
+            self.matchmaker: Matchmaker = Matchmaker(self)
+        else:
+            from zackzack.server.sharedqueue import SharedMatchmaker
+
+            self.matchmaker = SharedMatchmaker(self, cluster)
         """The queues of people who want a rated game (``server/matchmaking.py``)."""
         self.rooms: dict[str, Room] = {}
         self.arenas = Hall(self)

@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 
 from zackzack.server import logs, looplag
 from zackzack.server.app import Config, create_app, halt, running
-from zackzack.server.cluster import ClusterError
+from zackzack.server.clustering import ClusterError
 from zackzack.server.guard import Guard, HttpLimits, Trusted
 from zackzack.server.transport import TimedWebSocketProtocol
 from zackzack.store import Store, StoreError, create_default_folder, database_url, open_store, shown

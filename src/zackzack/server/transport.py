@@ -12,7 +12,8 @@ Behind a reverse proxy the kernel only knows the hop to the proxy; a proxy named
 
 uvicorn does not hand the ASGI app its socket, so :class:`TimedWebSocketProtocol` (uvicorn's
 own websocket protocol) puts the transport into the scope's extensions, and with it a way to
-write several text frames in one go (:data:`SEND_KEY`; ``docs/operations.md``, *Load*).
+write several text frames in one go (:data:`SEND_KEY`) and one to be handed each message as
+it is read (:data:`RECEIVE_KEY`; ``docs/operations.md``, *Load*).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ TRANSPORT_KEY = "zackzack.transport"
 """Where :class:`TimedWebSocketProtocol` puts the transport in the scope's extensions."""
 SEND_KEY = "zackzack.send_texts"
 """Where it puts :meth:`TimedWebSocketProtocol.send_texts`."""
+RECEIVE_KEY = "zackzack.receive_directly"
+"""Where it puts :meth:`TimedWebSocketProtocol.receive_directly`."""
 _RTT, _MIN_RTT = 68, 148
 """Offsets in ``struct tcp_info`` (linux/tcp.h) of ``tcpi_rtt`` and ``tcpi_min_rtt`` (µs)."""
 
@@ -75,7 +78,11 @@ def proxied_rtt_ms(value: str | None) -> float | None:
 
 
 class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol that shows the app its transport (for ``TCP_INFO``)."""
+    """uvicorn's websocket protocol that shows the app its transport (for ``TCP_INFO``),
+    writes a burst with one system call, and hands messages over as they are read."""
+
+    receiver: Callable[[str | bytes], None] | None = None
+    """Called with each message as it is read, once the app asked for it."""
 
     def handle_connect(self, event: Any) -> None:
         """Build the scope as uvicorn does, with the transport in its extensions."""
@@ -84,6 +91,36 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][TRANSPORT_KEY] = self.transport
             scope["extensions"][SEND_KEY] = self.send_texts
+            scope["extensions"][RECEIVE_KEY] = self.receive_directly
+
+    def receive_directly(self, receiver: Callable[[str | bytes], None]) -> None:
+        """From now on call ``receiver`` with each message as it is read, within the read:
+        no receive queue, no task woken, no pausing and resuming of the socket per message
+        (two system calls each). The ASGI ``receive`` still gives what was queued before
+        and the disconnect. The handshake is over: its request and response (their headers)
+        are let go."""
+        self.receiver = receiver
+        del self.request, self.response
+
+    def send_receive_event_to_app(self) -> None:
+        """A whole message was read: to the ``receiver`` if there is one, else queued."""
+        receiver = self.receiver
+        if receiver is None or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.curr_msg_data_type != "text":
+            receiver(data)
+            return
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:  # as uvicorn answers it: 1007, and the end
+            if self.conn.close_sent is None:  # (unless the parser failed the connection)
+                self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        receiver(text)
 
     def send_texts(self, texts: list[str]) -> bool:
         """Write ``texts`` as text frames with one write (one system call for a burst), as

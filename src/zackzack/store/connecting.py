@@ -24,6 +24,16 @@ still for long when the database answers nothing (a write given up this way is t
 which is harmless: every journaled write is idempotent)."""
 
 
+def conflict_insert(dialect: str) -> Callable[[Any], Any] | None:
+    """The ``insert`` of ``dialect`` that knows ``ON CONFLICT`` (SQLite's, PostgreSQL's;
+    ``None`` for another database), imported when first asked for: a server on SQLite never
+    loads PostgreSQL's dialect (``docs/operations.md``, *Load*: start-up)."""
+    if dialect not in ("sqlite", "postgresql"):
+        return None
+    insert: Callable[[Any], Any] = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
+    return insert
+
+
 class StoreError(Exception):
     """The database cannot be used; the message is one line that says why."""
 

@@ -13,14 +13,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, create_engine, event, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from zackzack.store.answering import answering
 from zackzack.store.connecting import CONNECT_TIMEOUT, reconnecting, sqlite_pragmas
-from zackzack.store.migrate import upgrade
+from zackzack.store.migrate import current_revision, upgrade
 from zackzack.store.schema import players
 
 
@@ -105,7 +104,7 @@ class Database:
     def revision(self) -> str | None:
         """The database's schema revision (Alembic's)."""
         with self.engine.connect() as conn:
-            return MigrationContext.configure(conn).get_current_revision()
+            return current_revision(conn)
 
     def journal_mode(self) -> str:
         """SQLite's journal mode (``wal``); other databases say ``n/a``."""

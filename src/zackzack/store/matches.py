@@ -5,6 +5,7 @@ cluster every write of a match is fenced by its epoch (``Matches.take_match``)."
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -22,11 +23,10 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 
 from zackzack.engine.matchlog import MatchLog, log_data, parse_log
 from zackzack.ratings import RatingChange, places
-from zackzack.store.connecting import StoreError, reconnecting
+from zackzack.store.connecting import StoreError, conflict_insert, reconnecting
 from zackzack.store.database import Database
 from zackzack.store.ratings import StoredChange, change_row, stored_change, upsert_ratings
 from zackzack.store.schema import actions, match_players, matches, rating_changes, rounds
@@ -206,18 +206,19 @@ _EPOCHS = select(matches.c.id, matches.c.epoch).where(
 def _once(table: Table, dialect: str) -> Any:
     """An insert into ``table`` that skips a row whose key is there already: a write that is
     tried again after a commit whose answer was lost stores nothing twice (``_idempotent``)."""
-    if dialect == "sqlite":
-        return sqlite.insert(table).on_conflict_do_nothing()
-    if dialect == "postgresql":
-        return postgresql.insert(table).on_conflict_do_nothing()
-    return insert(table)
+    insert_of = conflict_insert(dialect)
+    return insert(table) if insert_of is None else insert_of(table).on_conflict_do_nothing()
 
 
 _ACTION_FIELDS = ActionRow._fields
 """The columns of ``actions`` an ``ActionRow`` fills, in its order."""
 
 
+@functools.cache
 def _fenced_action(dialect: str) -> Any:
+    """One action, stored only if its match still has the writer's epoch (locked against a
+    takeover to the commit): the fence and the write in one statement (``rowcount`` 0:
+    fenced)."""
     return _once(actions, dialect).from_select(
         list(_ACTION_FIELDS),
         select(*(bindparam(f"{name}_", type_=actions.c[name].type)
@@ -226,10 +227,6 @@ def _fenced_action(dialect: str) -> Any:
                                           matches.c.epoch == bindparam("epoch_"))
                .with_for_update(read=True).exists())).execution_options(preserve_rowcount=True)
 
-
-_FENCED_ACTION = {dialect: _fenced_action(dialect) for dialect in ("sqlite", "postgresql")}
-"""One action, stored only if its match still has the writer's epoch (locked against a
-takeover to the commit): the fence and the write in one statement (``rowcount`` 0: fenced)."""
 _ONE_TRIP = text("""
 WITH held AS (
     SELECT matches.id FROM matches
@@ -316,7 +313,7 @@ class Matches(Database):
         with conn.begin():  # on PostgreSQL no BEGIN is sent (autocommit): one round trip
             if len(rows) == 1 and held:  # the usual batch: the fence and the write in one
                 row = rows[0]
-                stored = conn.execute(_FENCED_ACTION[conn.dialect.name], {
+                stored = conn.execute(_fenced_action(conn.dialect.name), {
                     "match_id_": row.match_id, "n_": row.n, "t_": row.t, "seat_": row.seat,
                     "action_": row.action, "epoch_": held[row.match_id]})
             elif len(rows) > 1 and self._by_statement:

@@ -1,24 +1,41 @@
 """The schema's revisions: Alembic's migrations (``zackzack.store.migrations``) run when a store
-is opened, after a check that the database is ours (release 0.1's had no ``alembic_version``)."""
+is opened, after a check that the database is ours (release 0.1's had no ``alembic_version``).
+
+Alembic is imported only when a database needs migrating: a store at :data:`HEAD_REVISION`
+opens without it (a sixth of ``zackzack serve``'s start-up; ``docs/operations.md``, *Load*).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    create_engine,
+    event,
+    inspect,
+)
 from sqlalchemy.pool import NullPool
 
 from zackzack.store.connecting import StoreError, sqlite_pragmas
 from zackzack.store.schema import metadata
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 """The Alembic script folder (``env.py`` and ``versions``), shipped in the package."""
+HEAD_REVISION = "0005"
+"""The newest schema revision this version knows (the last of ``migrations/versions``; a
+test holds it to Alembic's ``head_revision``)."""
 FIRST_REVISION = "0001"
 """The schema of release 0.1, whose databases have no ``alembic_version``: stamped with this."""
 RELEASE_0_1 = {
@@ -30,6 +47,9 @@ RELEASE_0_1 = {
     "rounds": ("match_id", "number", "winner", "reason", "scores", "totals", "ended_at"),
 }
 """The tables and columns of release 0.1 (revision 0001): what an unversioned database has."""
+_VERSIONS = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
+                  PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+"""Alembic's record of the schema revision, as Alembic makes it."""
 _LOCK = 0x7A2A7A2A
 """PostgreSQL advisory lock that lets one process at a time migrate the database."""
 
@@ -37,6 +57,8 @@ _LOCK = 0x7A2A7A2A
 def alembic_config(connection: Connection | None = None) -> Config:
     """An Alembic configuration of the package's migrations (no ``alembic.ini``), to run on
     ``connection`` (``alembic.command`` functions take it; ``Store`` migrates by itself)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
     if connection is not None:
@@ -45,10 +67,21 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def head_revision() -> str:
-    """The newest schema revision this version knows."""
+    """The newest schema revision of the migrations folder, as Alembic reads it."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
+
+
+def current_revision(conn: Connection, tables: Sequence[str] | None = None) -> str | None:
+    """The database's schema revision (``alembic_version``; ``None``: unversioned), read
+    without Alembic; ``tables``: the database's tables, if they are known already."""
+    if "alembic_version" not in (inspect(conn).get_table_names() if tables is None else tables):
+        return None
+    version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    return None if version is None else str(version)
 
 
 def _columns(conn: Connection) -> dict[str, set[str]]:
@@ -69,7 +102,7 @@ def _check_tables(have: Mapping[str, set[str]], revision: str | None) -> None:
                                  "alembic_version")
     elif revision == FIRST_REVISION:
         need = dict(RELEASE_0_1)
-    elif revision == head_revision():
+    elif revision == HEAD_REVISION:
         need = {table.name: [column.name for column in table.columns]
                 for table in metadata.sorted_tables}
     else:  # between the two: what both have
@@ -89,17 +122,23 @@ def _check_tables(have: Mapping[str, set[str]], revision: str | None) -> None:
 
 
 def _migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision in one transaction: an empty database from
-    nothing, one of release 0.1 (no ``alembic_version``) from its revision, stamped first."""
+    """Bring the schema to the newest revision in one transaction: a database without tables
+    of ours at once (``_create``), one of release 0.1 (no ``alembic_version``) from its
+    revision, stamped first, any other from its revision."""
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_LOCK})")
         have = _columns(conn)
-        current = MigrationContext.configure(conn).get_current_revision()
-        head = head_revision()
-        if current == head:
+        current = current_revision(conn, list(have))
+        if current == HEAD_REVISION:
             _check_tables(have, current)
             return
+        if current is None and not have.keys() & metadata.tables.keys():
+            _create(conn)
+            return
+        from alembic import command
+        from alembic.script import ScriptDirectory
+
         if current is not None:
             try:
                 ScriptDirectory.from_config(alembic_config()).get_revision(current)
@@ -116,6 +155,15 @@ def _migrate(engine: Engine) -> None:
             if broken is not None:
                 raise StoreError(f"cannot be upgraded: its table {broken[0]} refers to rows "
                                  f"of {broken[2]} that are not there")
+
+
+def _create(conn: Connection) -> None:
+    """A new database: the newest schema at once, stamped with its revision. What the
+    migrations from nothing build (a test holds the two equal), without loading Alembic or
+    running five revisions: a new server starts sooner (``docs/operations.md``, *Load*)."""
+    metadata.create_all(conn)
+    _VERSIONS.create(conn)
+    conn.execute(_VERSIONS.insert().values(version_num=HEAD_REVISION))
 
 
 def _sqlite_own_transactions(dbapi_connection: Any, record: Any) -> None:

@@ -3,6 +3,7 @@ leaderboards (read from the ratings' own index, never from matches)."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,6 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 
 from zackzack.ratings import (
     BOARD_ACTIVE_DAYS,
@@ -31,7 +31,7 @@ from zackzack.ratings import (
     Rating,
     RatingChange,
 )
-from zackzack.store.connecting import StoreError, reconnecting
+from zackzack.store.connecting import StoreError, conflict_insert, reconnecting
 from zackzack.store.database import Database
 from zackzack.store.schema import marks, players, rating_changes, ratings
 
@@ -119,8 +119,13 @@ def listed_and_deleted(conn: Connection, player_ids: set[str] | None
             {row.id for row in found if row.deleted_at is not None})
 
 
-def _upsert(insert_of: Any) -> Any:
-    """Insert a rating, or move the one there: the new μ and σ, one match more, last now."""
+@functools.cache
+def _upsert(dialect: str) -> Any:
+    """Insert a rating, or move the one there: the new μ and σ, one match more, last now
+    (``None``: ``dialect`` has no such statement)."""
+    insert_of = conflict_insert(dialect)
+    if insert_of is None:
+        return None
     statement = insert_of(ratings)
     return statement.on_conflict_do_update(
         index_elements=[ratings.c.player_id, ratings.c.game, ratings.c.pool],
@@ -128,8 +133,6 @@ def _upsert(insert_of: Any) -> Any:
               "matches": ratings.c.matches + 1, "last_at": statement.excluded.last_at,
               "listed": statement.excluded.listed})
 
-
-_UPSERTS = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.insert)}
 
 
 def upsert_ratings(conn: Connection, changes: Sequence[RatingChange], now: int) -> None:
@@ -141,7 +144,7 @@ def upsert_ratings(conn: Connection, changes: Sequence[RatingChange], now: int) 
              "listed": c.player_id in listed} for c in changes if c.player_id not in gone]
     if not rows:
         return
-    upsert = _UPSERTS.get(conn.dialect.name)
+    upsert = _upsert(conn.dialect.name)
     if upsert is not None:
         conn.execute(upsert, rows)
         return
