@@ -115,7 +115,8 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
             return
         try:
             text = data.decode()
-        except UnicodeDecodeError:  # as uvicorn answers it: 1007, and the end
+        except UnicodeDecodeError:  # as uvicorn answers and logs it (logs.ClientFrameErrors)
+            self.logger.exception("Invalid UTF-8 sequence received from client.")
             if self.conn.close_sent is None:  # (unless the parser failed the connection)
                 self.conn.send_close(1007)
             self.handle_parser_exception()
