@@ -7,7 +7,7 @@ opens without it (a sixth of ``zackzack serve``'s start-up; ``docs/operations.md
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,7 +75,7 @@ def head_revision() -> str:
     return head
 
 
-def current_revision(conn: Connection, tables: Sequence[str] | None = None) -> str | None:
+def current_revision(conn: Connection, tables: Collection[str] | None = None) -> str | None:
     """The database's schema revision (``alembic_version``; ``None``: unversioned), read
     without Alembic; ``tables``: the database's tables, if they are known already."""
     if "alembic_version" not in (inspect(conn).get_table_names() if tables is None else tables):
@@ -129,7 +129,7 @@ def _migrate(engine: Engine) -> None:
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_LOCK})")
         have = _columns(conn)
-        current = current_revision(conn, list(have))
+        current = current_revision(conn, have)
         if current == HEAD_REVISION:
             _check_tables(have, current)
             return
