@@ -340,6 +340,14 @@ def over(*players: Roamer) -> Callable[[], bool]:
     return lambda: all(p.view.get("phase") == "over" for p in players)
 
 
+def ended(player: Roamer) -> dict[str, Any]:
+    """The last view of a match over that ``player`` was sent. Not ``player.view``: a process
+    that stalls past its lease after the end (a slow commit on a busy machine) loses the
+    table, and the hop that follows blanks the view until the table is shown again."""
+    return next(m["view"] for m in reversed(player.seen)
+                if "view" in m and m["view"].get("phase") == "over")
+
+
 async def create(host: Roamer, seats: list[dict[str, Any]], **options: Any) -> str:
     """``host`` creates an Unter Spannung table (and sits at the first open seat): its code."""
     start = len(host.seen)

@@ -22,6 +22,7 @@ from cluster.harness import (
     accepted,
     conserved,
     create,
+    ended,
     first_event,
     over,
     stored_log,
@@ -62,18 +63,19 @@ def seconds_after(logged: dict[str, Any], moment: float) -> float:
 async def finished(node: Node, code: str, match: str, players: list[Roamer]) -> MatchLog:
     """Checks of a match played to its end: what the players were shown is what is stored,
     once; the log replays to it with every card there and every confirmed action. Its log."""
-    result = players[0].view["result"]
-    assert all(p.view["result"] == result for p in players)
+    views = [ended(p) for p in players]
+    result = views[0]["result"]
+    assert all(view["result"] == result for view in views)
     summary = await stored_once(node, code, match)
     assert summary["status"] == "over" and summary["result"] == result
     log = await stored_log(node, match)
     end = replay(log).table
     assert plain(end.match.result) == result and conserved(log)
-    for player in players:
-        seat = player.view["seat"]
+    for player, view in zip(players, views, strict=True):
+        seat = view["seat"]
         assert accepted(log, seat) >= player.accepted  # no confirmed action is lost
         assert json.dumps(plain(end.view(seat)).get("state"), sort_keys=True) \
-            == json.dumps(player.view["state"], sort_keys=True)  # what they saw at the end
+            == json.dumps(view["state"], sort_keys=True)  # what they saw at the end
     return log
 
 

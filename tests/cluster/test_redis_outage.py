@@ -18,6 +18,7 @@ from cluster.harness import (
     Roamer,
     accepted,
     create,
+    ended,
     lobby,
     over,
     stored_log,
@@ -165,7 +166,7 @@ async def test_a_quick_redis_restart_mid_match(cluster: Cluster) -> None:
           f"key re-asserted: {claimed:.2f} s")
     assert max(recovered.values()) <= RECOVERY
     summary = await stored_once(b, code, match)
-    assert summary["status"] == "over" and summary["result"] == anna.view["result"]
+    assert summary["status"] == "over" and summary["result"] == ended(anna)["result"]
     assert accepted(await stored_log(b, match), 0) >= anna.accepted  # none lost
     assert [e["match"] for e in a.events("match_stored")] == [match]
     for node in (a, b):

@@ -15,6 +15,7 @@ from cluster.harness import (
     accepted,
     conserved,
     create,
+    ended,
     lobby,
     over,
     stored_log,
@@ -46,8 +47,8 @@ async def test_a_player_is_moved_to_the_table_s_process_plays_there_and_it_is_st
     await bea.send(type="start")
     async with asyncio.timeout(120):
         await asyncio.gather(anna.play(over(anna, bea)), bea.play(over(anna, bea)))
-    match, result = bea.last("table")["table"]["match"], bea.view["result"]
-    assert match and anna.view["result"] == result
+    match, result = bea.last("table")["table"]["match"], ended(bea)["result"]
+    assert match and ended(anna)["result"] == result
     assert anna.at == b.url and not a.events("table_created") and not c.events("table_created")
 
     summary = await stored_once(c, code, match)  # any process lists it

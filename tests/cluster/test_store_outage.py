@@ -23,6 +23,7 @@ from cluster.harness import (
     Roamer,
     accepted,
     create,
+    ended,
     first_event,
     over,
     stored_log,
@@ -124,7 +125,7 @@ async def test_postgres_stopped_and_started_under_a_cluster(cluster: Cluster) ->
           f"({', '.join(f'{k} {v:.2f} s' for k, v in recovered.items())})")
     assert max(recovered.values()) <= RECOVERY
     summary = await stored_once(b, code, match)
-    assert summary["status"] == "over" and summary["result"] == anna.view["result"]
+    assert summary["status"] == "over" and summary["result"] == ended(anna)["result"]
     assert accepted(await stored_log(b, match), 0) >= anna.accepted  # none lost
     assert [e["match"] for e in a.events("match_stored")] == [match]
     for node in (a, b):  # the table stayed where it was
@@ -180,7 +181,7 @@ async def test_kill_9_of_the_table_s_process_during_a_postgres_outage(cluster: C
     assert taken["match"] == match and taken["actions"] >= acked
     assert anna.at == ben.at == owner.url  # both found it
     summary = await stored_once(c, code, match)
-    assert summary["status"] == "over" and summary["result"] == anna.view["result"]
+    assert summary["status"] == "over" and summary["result"] == ended(anna)["result"]
     assert accepted(await stored_log(c, match), 0) >= anna.accepted  # none lost
     assert [e["match"] for e in owner.events("match_stored")] == [match]
     assert not (a if owner is c else c).events("match_stored")
