@@ -25,7 +25,7 @@ from zackzack.server.connection import TOO_SLOW, Connection, ConnectionState
 from zackzack.server.identity import Identities
 from zackzack.server.limits import Limits
 from zackzack.server.lobby import Lobby, Timing
-from zackzack.server.session import Session
+from zackzack.server.session import Session, SessionState
 from zackzack.server.transport import RECEIVE_KEY, SEND_KEY
 from zackzack.store import Store
 
@@ -206,28 +206,84 @@ def test_messages_handed_over_as_read_reach_the_session_and_a_failure_ends_only_
 
 async def handed_over(store: Store) -> None:
     """Issue 28: where the server hands messages over as they are read, the connection takes
-    them without its reader (rate limit and all); a session that fails on one closes its
-    own connection with 1011 and the read goes on for everyone else."""
+    them without a reader task (rate limit and all), and ends when told the client went; a
+    session that fails on one closes its own connection with 1011 and the read goes on for
+    everyone else."""
     loop = asyncio.get_running_loop()
     lobby = Lobby(clock=loop, store=store, bots=Bots(), settings=Settings())
-    receivers: list[Callable[[str | bytes], None]] = []
-    socket = FakeSocket()
-    socket.scope = {"extensions": {RECEIVE_KEY: receivers.append}}  # type: ignore[attr-defined]
-    connection = Connection(
-        socket,  # type: ignore[arg-type]
-        lambda c: Session(lobby, Identities(store), "http://test", c.send), Limits(), loop)
-    task = asyncio.create_task(connection.serve())
-    await until(lambda: bool(receivers))
-    receivers[0](json.dumps({"type": "hello", "name": "Anna"}))
+
+    def opened() -> tuple[Connection, FakeSocket, list[Callable[..., None]], asyncio.Task[None]]:
+        """A connection on a socket that hands messages over: it, the socket, the
+        receiver and the disconnect callback it gave, and the task serving it."""
+        handed: list[Callable[..., None]] = []
+        socket = FakeSocket()
+        socket.scope = {  # type: ignore[attr-defined]
+            "extensions": {RECEIVE_KEY: lambda *callbacks: handed.extend(callbacks)}}
+        connection = Connection(
+            socket,  # type: ignore[arg-type]
+            lambda c: Session(lobby, Identities(store), "http://test", c.send), Limits(), loop)
+        return connection, socket, handed, asyncio.create_task(connection.serve())
+
+    before = len(asyncio.all_tasks())
+    connection, socket, handed, task = opened()
+    await until(lambda: bool(handed))
+    handed[0](json.dumps({"type": "hello", "name": "Anna"}))
     await until(lambda: bool(socket.of("welcome")))
+    assert len(asyncio.all_tasks()) == before + 2  # serving it and its writer: no reader
 
     def fail(text: str | bytes) -> None:
         raise RuntimeError("a bug")
 
     connection.session.receive = fail  # type: ignore[method-assign]
-    receivers[0]("{}")  # raises nothing into the read
+    handed[0]("{}")  # raises nothing into the read
     await asyncio.wait_for(task, 5)
     assert connection.state is ConnectionState.CLOSED and socket.closed_with == 1011
+
+    connection, socket, handed, task = opened()
+    await until(lambda: bool(handed))
+    handed[0](json.dumps({"type": "hello", "name": "Ben"}))
+    await until(lambda: bool(socket.of("welcome")))
+    handed[1]()  # the client went
+    handed[1]()  # (uvicorn may say so twice: the close frame, then the socket's end)
+    await asyncio.wait_for(task, 5)
+    assert connection.state is ConnectionState.CLOSED and socket.closed_with is None
+    assert connection.session.state is SessionState.CLOSED  # it left the lobby
+
+
+def test_a_websocket_keeps_neither_its_headers_nor_the_app_s_layers(tmp_path: Path) -> None:
+    """Issue 28: a connection lives for hours. Its headers are let go once read, and it does
+    not pass through Starlette's router, middlewares and exception handlers, whose frames
+    would live as long (``App``); the pages still do (gzip)."""
+    live = Live(tmp_path / "z.db", Limits())
+    try:
+        live.connect("Anna")
+        (connection,) = live.state.connections
+        assert connection.websocket.scope["headers"] == []
+        assert not connection.websocket.headers  # not a copy kept aside
+
+        async def awaiting() -> list[tuple[str, str]]:
+            """The coroutines the connection's task is in, outermost first."""
+            for task in asyncio.all_tasks():
+                chain: list[tuple[str, str]] = []
+                coroutine: Any = task.get_coro()
+                while hasattr(coroutine, "cr_code"):
+                    chain.append((coroutine.cr_code.co_filename, coroutine.cr_code.co_qualname))
+                    coroutine = coroutine.cr_await
+                if any(name == "Connection.serve" for _, name in chain):
+                    return chain
+            return []
+
+        loop = connection.clock
+        assert isinstance(loop, asyncio.AbstractEventLoop)
+        chain = asyncio.run_coroutine_threadsafe(awaiting(), loop).result(5)
+        names = [name for _, name in chain]
+        assert names[names.index("App.__call__"):][:4] == [
+            "App.__call__", "_websocket", "serve_websocket", "Connection.serve"]
+        assert not [name for file, name in chain if "starlette" in Path(file).parts]
+        page = httpx.get(f"http://127.0.0.1:{live.port}/", headers={"accept-encoding": "gzip"})
+        assert page.headers["content-encoding"] == "gzip"
+    finally:
+        live.stop()
 
 
 @pytest.fixture

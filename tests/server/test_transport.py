@@ -10,6 +10,7 @@ import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import uvicorn
 import websockets
 
@@ -129,24 +130,37 @@ def test_a_burst_of_messages_leaves_in_one_write_and_not_after_the_close() -> No
 
 def test_messages_are_handed_over_as_they_are_read_and_not_queued() -> None:
     """Issue 28: once the app asks, each message goes to its receiver within the read (no
-    receive queue, no task, no pause of the socket per message); the ASGI ``receive`` still
-    tells the disconnect, and a text that is not UTF-8 ends the connection as uvicorn does."""
+    receive queue, no task, no pause of the socket per message), what came before at once and
+    in order, and the disconnect to its own callback; a text that is not UTF-8 ends the
+    connection as uvicorn does."""
     got: list[str | bytes] = []
-    queued: list[dict[str, Any]] = []
+    gone: list[int] = []
     paused: list[bool] = []
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await receive()
         await send({"type": "websocket.accept"})
         receive_directly = scope["extensions"][RECEIVE_KEY]
-        receive_directly(got.append)
+        protocol = receive_directly.__self__
+        while protocol.queue.empty():  # the client's first message, before the hand-over
+            await asyncio.sleep(0.01)
+        ended = asyncio.Event()
+
+        def went() -> None:
+            gone.append(len(got))
+            ended.set()
+
+        receive_directly(got.append, went)
+        assert got == ["früh"] and protocol.queue.empty() and not protocol.read_paused
         await send({"type": "websocket.send", "text": "ready"})
-        while (message := await receive())["type"] != "websocket.disconnect":
-            queued.append(message)
-        paused.append(receive_directly.__self__.read_paused)
+        await ended.wait()
+        paused.append(protocol.read_paused)
+        with pytest.raises(RuntimeError):  # nothing is left to receive
+            await receive()
 
     async def main() -> int | None:
         async with served(app) as port, websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+            await ws.send("früh")
             assert await ws.recv() == "ready"
             for message in ("eins", b"zwei", "drei"):
                 await ws.send(message)
@@ -158,8 +172,8 @@ def test_messages_are_handed_over_as_they_are_read_and_not_queued() -> None:
             return ws.close_code
 
     assert asyncio.run(main()) == 1007
-    assert got == ["eins", b"zwei", "drei"]
-    assert queued == [] and paused == [False]
+    assert got == ["früh", "eins", b"zwei", "drei"]
+    assert gone[0] == 4 and paused == [False]
 
 
 def test_a_socket_without_a_round_trip_says_none() -> None:

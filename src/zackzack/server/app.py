@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -27,7 +27,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -247,6 +248,9 @@ async def serve_websocket(websocket: WebSocket) -> None:
     origin = link_origin(websocket, server.config)
     loop = asyncio.get_running_loop()
     rtt = round_trip(websocket.scope, server.proxies)
+    # read for the last time: a connection lives for hours, and its headers would as long
+    websocket.scope["headers"] = []
+    vars(websocket).pop("_headers", None)
 
     def session(connection: Connection) -> Session:
         return Session(server.lobby, server.identities, origin, connection.send,
@@ -271,6 +275,31 @@ async def serve_websocket(websocket: WebSocket) -> None:
             server.per_ip[ip] = left
         if shared is not None:
             shared.disconnect(ip)
+
+
+async def _websocket(scope: Scope, receive: Receive, send: Send) -> None:
+    await serve_websocket(WebSocket(scope, receive=receive, send=send))
+
+
+class App(Starlette):
+    """Starlette, with ``/ws`` taken straight to ``serve_websocket``: a websocket lives for
+    hours, and the frames of the router, the middlewares and the exception handlers it would
+    pass through would live as long (5 KiB a connection, ``docs/operations.md``, *Load*).
+    Forwarded headers count for it as for the pages (``proxies``: the trusted ones)."""
+
+    def __init__(self, proxies: list[str], **options: Any) -> None:
+        super().__init__(**options)
+        self.websocket: ASGIApp = _websocket
+        if proxies:  # (uvicorn types ASGI apps its own way)
+            proxied: Any = ProxyHeadersMiddleware(cast(Any, _websocket), trusted_hosts=proxies)
+            self.websocket = proxied
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            scope["app"] = self
+            await self.websocket(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 def _no_hello(connection: Connection) -> None:
@@ -515,7 +544,6 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
         *accounts.routes,
         *standings.routes,
         *moderating.routes,
-        WebSocketRoute("/ws", serve_websocket),
         Mount("/static/v", VersionedStatic(web)),
         Mount("/static", Static(directory=config.web_dir, check_dir=False), name="static"),
     ]
@@ -523,6 +551,7 @@ def create_app(config: Config = Config(), *, bots: BotMaker | None = None,
     if config.forwarded_allow_ips:
         middleware.insert(0, Middleware(ProxyHeadersMiddleware,
                                         trusted_hosts=list(config.forwarded_allow_ips)))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = App(list(config.forwarded_allow_ips), routes=routes, lifespan=lifespan,
+              middleware=middleware)
     app.state.web = web
     return app

@@ -139,6 +139,7 @@ class Connection:
         self.session = make_session(self)
         self.session.address = peer.rpartition(":")[0] if ":" in peer else peer
         self._writer: asyncio.Task[None] | None = None
+        self._client_gone = False
         self._stuck: Timer | None = None
         self.notices: list[str] = []
         """Texts to send ahead of everything queued (``notice``)."""
@@ -146,9 +147,10 @@ class Connection:
         self._send_texts: Callable[[list[str]], bool] | None = extensions.get(SEND_KEY)
         """Writes several texts with one system call, where the server offers it
         (``transport.TimedWebSocketProtocol``)."""
-        self._receive_directly: Callable[[Callable[[str | bytes], None]], None] | None = \
-            extensions.get(RECEIVE_KEY)
-        """Hands each message over as it is read, where the server offers it."""
+        self._receive_directly: Callable[[Callable[[str | bytes], None], Callable[[], None]],
+                                         None] | None = extensions.get(RECEIVE_KEY)
+        """Hands each message over as it is read, and the disconnect, where the server offers
+        it: then the connection has no reader task."""
 
     def send(self, text: str) -> None:
         """Queue ``text`` for the client; an outbox that would hold more than ``backlog``
@@ -225,33 +227,41 @@ class Connection:
     async def serve(self) -> None:
         """Accept the websocket and run it until either side ends it."""
         await self.websocket.accept()
-        if self._receive_directly is not None:
-            self._receive_directly(self._received_directly)
         self._writer = asyncio.create_task(self._write())
-        reader = asyncio.create_task(self._read())
+        tasks = {self._writer}
+        if self._receive_directly is not None:  # the writer's end is the connection's
+            self._receive_directly(self._received_directly, self._gone)
+        else:
+            tasks.add(asyncio.create_task(self._read()))
         try:
-            done, _ = await asyncio.wait({reader, self._writer},
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 if not task.cancelled() and task.exception() is not None:
                     log.error("connection failed", exc_info=task.exception())
         finally:
-            for task in (reader, self._writer):
+            for task in tasks:
                 task.cancel()
             if self._stuck is not None:
                 self._stuck.cancel()
             self.session.close()
             self.state = ConnectionState.CLOSED
-            if self.websocket.client_state is WebSocketState.CONNECTED \
+            if not self._client_gone \
+                    and self.websocket.client_state is WebSocketState.CONNECTED \
                     and self.websocket.application_state is WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(
                         self.websocket.close(self.close_code, self.close_reason), 2.0)
 
+    def _gone(self) -> None:
+        """The client went, or the connection closed (messages handed over as read): the
+        writer stops, and ``serve`` with it."""
+        self._client_gone = True
+        if self._writer is not None:
+            self._writer.cancel()
+
     async def _read(self) -> None:
-        """Read until the client goes: every message where the server cannot hand them over
-        as they are read (``RECEIVE_KEY``), else only those that came before it did, and the
-        disconnect."""
+        """Read until the client goes, where the server cannot hand messages over as they are
+        read (``RECEIVE_KEY``)."""
         while self.state in (ConnectionState.OPEN, ConnectionState.BEHIND):
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":

@@ -93,14 +93,27 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][SEND_KEY] = self.send_texts
             scope["extensions"][RECEIVE_KEY] = self.receive_directly
 
-    def receive_directly(self, receiver: Callable[[str | bytes], None]) -> None:
-        """From now on call ``receiver`` with each message as it is read, within the read:
-        no receive queue, no task woken, no pausing and resuming of the socket per message
-        (two system calls each). The ASGI ``receive`` still gives what was queued before
-        and the disconnect. The handshake is over: its request and response (their headers)
-        are let go."""
+    def receive_directly(self, receiver: Callable[[str | bytes], None],
+                         gone: Callable[[], None]) -> None:
+        """From now on call ``receiver`` with each message as it is read, within the read,
+        and ``gone`` once the client went or the connection closed: no receive queue, no
+        task woken, no pausing and resuming of the socket per message (two system calls
+        each), and nothing for the app to await but its own writes. What came before is
+        handed over at once, in order. The handshake is over: its request and response
+        (their headers) are let go, and the receive queue with them."""
         self.receiver = receiver
         del self.request, self.response
+        queued, self.queue = self.queue, _Gone(gone)  # type: ignore[assignment]
+        while not queued.empty():
+            message = queued.get_nowait()
+            if message["type"] == "websocket.receive":
+                text = message.get("text")
+                receiver(text if text is not None else message.get("bytes") or b"")
+            else:
+                gone()
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
 
     def send_receive_event_to_app(self) -> None:
         """A whole message was read: to the ``receiver`` if there is one, else queued."""
@@ -135,6 +148,26 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
             self.conn.send_text(text.encode())
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+
+class _Gone:
+    """Where uvicorn queues what the app receives, once messages are handed over: only the
+    disconnect is left to tell, and it is told at once."""
+
+    __slots__ = ("gone",)
+
+    def __init__(self, gone: Callable[[], None]) -> None:
+        self.gone = gone
+
+    def put_nowait(self, message: Mapping[str, Any]) -> None:
+        if message["type"] == "websocket.disconnect":
+            self.gone()
+
+    def empty(self) -> bool:
+        return True
+
+    async def get(self) -> Mapping[str, Any]:
+        raise RuntimeError("messages are handed over as they are read (receive_directly)")
 
 
 def round_trip(scope: Mapping[str, Any], proxies: Container[str]) -> Callable[[], float | None]:
