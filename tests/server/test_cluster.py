@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 
 import pytest
 
 from redis_server import Redis, redis_server
 from server.kit import World, run_async
-from zackzack.server.cluster import Cluster, ClusterConfig, NodeState, Revoked
+from zackzack.server.cluster import Cluster, ClusterConfig, NodeState, Revoked, ended
 from zackzack.server.identity import token_hash
 from zackzack.server.protocol import ProtocolError
 from zackzack.store import Store
@@ -59,6 +61,9 @@ class Tables:
 
     def revive(self, code: str, text: str) -> bool:
         return False
+
+    def unhosted_arenas(self) -> list[str]:
+        return []
 
 
 @pytest.fixture
@@ -154,6 +159,48 @@ async def redis_away(redis: Redis) -> None:
         await b._adopt()  # a missing key right after a restart is no sign of a dead owner
         assert not await b._settled() and at_b.taken == [] and at_a.gone == []
         assert a.take_code(private=False)
+
+
+def test_a_process_s_tasks_end_even_one_that_lost_its_cancellation() -> None:
+    """redis-py can answer a call to a task cancelled meanwhile, and the cancellation is
+    lost: the process must stop all the same (it hung in ``Cluster.stop``)."""
+
+    async def main() -> None:
+        lost: list[bool] = []
+
+        async def beating() -> None:
+            while True:
+                try:
+                    await asyncio.sleep(3600)
+                except asyncio.CancelledError:
+                    if lost:
+                        raise
+                    lost.append(True)  # as if the call had answered: it goes on
+
+        tasks = [asyncio.create_task(beating()), asyncio.create_task(asyncio.sleep(3600))]
+        await asyncio.sleep(0)
+        await asyncio.wait_for(ended(tasks), 5)
+        assert lost == [True] and all(task.cancelled() for task in tasks)
+
+    run_async(main())
+
+
+@pytest.mark.wallclock
+def test_a_process_that_stood_still_past_its_lease_says_so_and_gives_its_tables_up(
+        redis: Redis, caplog: pytest.LogCaptureFixture) -> None:
+    run_async(stood_still(redis, caplog))
+
+
+async def stood_still(redis: Redis, caplog: pytest.LogCaptureFixture) -> None:
+    async with two_nodes(redis) as (a, _, at_a, _):
+        code = a.take_code(private=True)
+        at_a.live.add(code)
+        with caplog.at_level(logging.INFO, logger="zackzack.events"):
+            time.sleep(LEASE * 1.5)  # its loop stands still (a slow commit, a busy machine)
+            await eventually(lambda: code in at_a.gone)  # (and its pool of unused codes)
+        late = [record for record in caplog.records if record.getMessage() == "heartbeat_late"]
+        assert len(late) == 1 and late[0].levelno == logging.WARNING
+        assert LEASE < late[0].fields["late_s"] + LEASE / 3 < LEASE * 2  # type: ignore[attr-defined]
 
 
 def test_a_sign_out_on_one_process_reaches_the_others(redis: Redis, store: Store) -> None:

@@ -277,11 +277,7 @@ class Cluster:
         """Leave (after the tables were paused and the journal committed: ``app.halt``): the
         tasks stop and every key of this process goes, so that the others take its running
         tables over at their next look instead of after the lease (a rolling restart)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await ended(self._tasks)
         with contextlib.suppress(RedisError, OSError):
             for code in list(self.owned):
                 await awaited(self.redis.eval(_RELEASE, 1, self._key("table", code),
@@ -500,6 +496,9 @@ class Cluster:
         while True:  # at a steady rate: a slow beat (Redis hanging) does not delay the next
             due = max(due + self.config.lease / 3, self._loop.time())
             await asyncio.sleep(due - self._loop.time())
+            late = self._loop.time() - due
+            if late > self.config.lease / 3:  # the loop stood still: leases may have run out
+                event("heartbeat_late", logging.WARNING, node=self.node, late_s=round(late, 2))
             try:
                 await self._beat()
             except Exception:  # one bad beat must not end the heartbeat
@@ -724,6 +723,19 @@ class Cluster:
 
     def _spawn(self, work: Any) -> None:
         spawn(self._calls, work, "cluster")
+
+
+async def ended(tasks: Iterable[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait for their end, cancelling again any that went on: redis-py
+    can hand a call's answer to a task cancelled meanwhile, and the cancellation is lost."""
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        done, pending = await asyncio.wait(pending, timeout=0.1)
+        for task in done:  # what they ended with is read (never logged as unretrieved)
+            if not task.cancelled():
+                task.exception()
 
 
 async def awaited(call: Any) -> Any:
