@@ -301,16 +301,21 @@ class Sightings:
         if len(self.sent) != len(versions):
             self.sent = [[] for _ in versions]
             self.receipts = [{} for _ in versions]
-        for history, receipts, version in zip(self.sent, self.receipts, versions, strict=True):
-            if history and version < history[-1][0]:
-                history.clear()  # a new round: versions start again
-                receipts.clear()
-            if not history or history[-1][0] != version:
-                history.append((version, t))
-                if len(history) > 32:
-                    del history[:-16]
-                    for old in [v for v in receipts if v < history[0][0]]:
-                        del receipts[old]
+        for pile, version in enumerate(versions):
+            history = self.sent[pile]
+            if history:
+                last = history[-1][0]
+                if version == last:
+                    continue  # sent already (nothing of this pile changed)
+                if version < last:
+                    history.clear()  # a new round: versions start again
+                    self.receipts[pile].clear()
+            history.append((version, t))
+            if len(history) > 32:
+                del history[:-16]
+                receipts = self.receipts[pile]
+                for old in [v for v in receipts if v < history[0][0]]:
+                    del receipts[old]
 
     def shown(self, versions: Sequence[int], t: int) -> None:
         """The seat's page said, arriving at table time ``t``, that it shows piles at

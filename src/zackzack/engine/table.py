@@ -182,22 +182,23 @@ class Table(Generic[OptionsT, StateT, ViewT, ActionT, EventT]):
 
     def view(self, seat: int | None) -> TableView[ViewT]:
         """Everything ``seat`` may see now; hands stay hidden until the match starts."""
-        shown = self.phase not in (_WAITING, _STARTING)
+        phase, match = self.phase, self.match
         return TableView(
             game=self.rules.INFO.name,
-            phase=self.phase,
+            phase=phase,
             now=self.now,
             seat=seat,
             players=self.players,
-            round=self.match.number,
-            state=self.rules.view(self.state, seat) if shown else None,
+            round=match.number,
+            state=None if phase is _WAITING or phase is _STARTING
+            else self.rules.view(match.round, seat),
             frozen_until=tuple(self.frozen_until),
             countdown=self.countdown,
             next_round_at=self._next_round_at,
             starts_at=self._starts_at,
-            results=tuple(self.match.results),
-            totals=self._totals(),
-            result=self.match.result,
+            results=tuple(match.results),
+            totals=tuple(match.totals),
+            result=match.result,
             resumes_in=None if self._resume_at is None else max(
                 0, round((self._resume_at - self.clock.time()) * 1000)),
         )

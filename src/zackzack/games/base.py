@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import functools
 import random
+import types
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar, NoReturn, Protocol, Self, overload
+from typing import Any, ClassVar, NoReturn, Protocol, Self, Union, get_args, get_origin, overload
 
 import msgspec
 import msgspec.inspect
@@ -100,6 +101,8 @@ class Interned(Notation):
 
 def enc_hook(obj: Any) -> Any:
     """msgspec's encoding hook: a :class:`Notation` value becomes its notation."""
+    if isinstance(obj, Interned):  # (a card: its notation is kept)
+        return obj.notation
     if isinstance(obj, Notation):
         return str(obj)
     raise NotImplementedError(f"cannot encode {type(obj).__name__}")
@@ -162,11 +165,49 @@ def convert(data: Any, into: Any, error: type[ValueError] = ValueError, where: s
     """Plain data as ``into``, validated; refusals raise ``error`` naming the field.
 
     ``where`` prefixes the message (``"options: Expected `int` <= 6 - at `$.players`"``).
+    Into a union of tagged Structs (a game's actions), data with one of their tags goes
+    straight into the Struct it names: msgspec works out a union afresh at every call, a
+    Struct once. What that Struct refuses goes through the union, for the union's message.
     """
+    member = _member(data, into)
+    if member is not None:
+        try:
+            return msgspec.convert(data, member, dec_hook=dec_hook)
+        except msgspec.ValidationError:
+            pass
     try:
         return msgspec.convert(data, into, dec_hook=dec_hook)
     except msgspec.ValidationError as refusal:
         raise error(f"{where}: {refusal}" if where else str(refusal)) from None
+
+
+@functools.cache
+def _tagged(into: Any) -> tuple[str, dict[Any, type]] | None:
+    """If ``into`` is a union of Structs tagged in one field: that field, and each Struct by
+    its tag (``None`` for anything else)."""
+    if get_origin(into) not in (types.UnionType, Union):
+        return None
+    members = get_args(into)
+    if not all(isinstance(kind, type) and issubclass(kind, msgspec.Struct)
+               and kind.__struct_config__.tag is not None for kind in members):
+        return None
+    fields = {kind.__struct_config__.tag_field for kind in members}
+    if len(fields) != 1:
+        return None
+    return fields.pop(), {kind.__struct_config__.tag: kind for kind in members}
+
+
+def _member(data: Any, into: Any) -> type | None:
+    """The Struct of union ``into`` that ``data``'s tag names (``None``: none, or no union of
+    tagged Structs)."""
+    if not isinstance(data, dict):
+        return None
+    tagged = _tagged(into)
+    if tagged is None:
+        return None
+    field, members = tagged
+    tag = data.get(field)
+    return members.get(tag) if isinstance(tag, str | int) else None
 
 
 @overload

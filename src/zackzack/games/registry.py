@@ -97,13 +97,23 @@ class Game:
         ...
         zackzack.games.errors.BadAction: unknown action 'dance'; Unter Spannung knows play, \
 draw - at `$.type`
+        >>> entry("schnelllauf").action_from_json({"type": ["play"]})
+        Traceback (most recent call last):
+        ...
+        zackzack.games.errors.BadAction: unknown action ['play']; Schnelllauf knows play, \
+move - at `$.type`
         """
         if isinstance(data, Mapping) and "type" in data:  # no type: msgspec says so
             kind = data["type"]
-            if kind not in {known.__struct_config__.tag for known in self.rules.ACTIONS}:
+            if not isinstance(kind, str) or kind not in self._action_types:
                 raise BadAction(f"unknown action {kind!r}; {self.title} knows "
                                 f"{', '.join(self.actions())} - at `$.type`")
         return self.rules.action_from_json(data)
+
+    @cached_property
+    def _action_types(self) -> frozenset[Any]:
+        """The ``type`` of each of the game's actions (read once)."""
+        return frozenset(known.__struct_config__.tag for known in self.rules.ACTIONS)
 
     def board(self, session: Session, lang: str, layout: str | None = None) -> Board:
         """The terminal board for ``session`` (``board.py``'s ``make``), checked to be one."""

@@ -79,6 +79,8 @@ from zackzack.store import MatchStart, RoundRecord, SeatRecord, Status, Store
 LOBBY_EVENTS = frozenset({"starting", "round_started", "round_scored", "match_ended", "paused",
                           "resumed"})
 """Events after which the lobby shows a table differently (its phase)."""
+NOT_DEALT = (Phase.WAITING, Phase.STARTING)
+"""The phases before the first round is dealt: no pile is shown yet, none is noted."""
 RESUME_MS = 3000
 """The countdown before a paused table goes on."""
 RECONNECT_GRACE = 1.0
@@ -302,33 +304,40 @@ class Room:
 
     def state_for(self, viewer: Viewer) -> TableState:
         """The whole table as ``viewer`` may see it."""
+        return self._state_for(viewer, self.seat_infos(), self.watchers())
+
+    def _state_for(self, viewer: Viewer, seats: list[SeatInfo], watchers: int) -> TableState:
+        """``state_for`` with the seats and watchers, which are everyone's, made already."""
         you = self.seat_of(viewer.player)
         info = TableInfo(
             code=self.code, game=self.rules.INFO.name, title=self.title,
-            options=self.options_json, seats=self.seat_infos(),
+            options=self.options_json, seats=seats,
             creator=self.creator.id, you=you, phase=self.phase.value,
             link=f"{viewer.origin}/t/{self.code}", private=self.private,
-            watchers=self.watchers(), match=self.match_id, rematch=self.rematch,
+            watchers=watchers, match=self.match_id, rematch=self.rematch,
             stats=self.stats, rated=self.rated)
         self._note_sent(viewer)
         return TableState(table=info, view=self.table.view(you),
                           now=self.table.time_ms())
 
-    def _note_sent(self, *viewers: Viewer) -> None:
-        """Remember which pile versions went to ``viewers`` when (``docs/fairness.md``)."""
-        if self.phase in (Phase.WAITING, Phase.STARTING):
-            return
-        versions, now = self.rules.versions(self.table.match.round), self.table.time_ms()
-        for viewer in viewers:
-            index = self.seat_of(viewer.player)
-            if index is not None:
-                self._ledgers[index].sightings.note(versions, now)
+    def _note_sent(self, viewer: Viewer) -> None:
+        """Remember which pile versions went to ``viewer`` when (``docs/fairness.md``)."""
+        index = self.seat_of(viewer.player)
+        if index is not None:
+            self._note_seat(index, self.table.time_ms())
+
+    def _note_seat(self, index: int, now: int) -> None:
+        """Remember that seat ``index`` was sent the piles as they are at table time ``now``
+        (once, however many of its person's connections show it: a version is noted once)."""
+        table = self.table
+        if table.phase not in NOT_DEALT:
+            self._ledgers[index].sightings.note(self.rules.versions(table.match.round), now)
 
     def shown(self, viewer: Viewer, versions: list[int]) -> None:
         """``viewer``'s page says it shows the piles at ``versions`` now (``docs/fairness.md``:
         the page's drawing counts as part of the trip)."""
         index = self.seat_of(viewer.player)
-        if index is not None and self.phase not in (Phase.WAITING, Phase.STARTING):
+        if index is not None and self.phase not in NOT_DEALT:
             self._ledgers[index].sightings.shown(versions, self.table.time_ms())
 
     def lag_measured(self, viewer: Viewer, quality: str | None) -> None:
@@ -720,16 +729,18 @@ class Room:
             if any(isinstance(event, NextRound | RoundStarted) for event in events):
                 self._round_ready.clear()  # who is ready for the next round: nobody yet
                 between = True
-        if seat is None:
-            targets = [v for v in self.viewers if self.seat_of(v.player) is None]
+        if seat is None:  # the watchers
+            seated = {held.player for held in self.seats}
+            targets = [v for v in self.viewers if v.player not in seated]
         else:  # (the hot path: one comparison per viewer)
             holder = self.seats[seat].player
             targets = [v for v in self.viewers if v.player is holder] \
                 if holder is not None and self.seat_of(holder) == seat else []
         if targets:
-            self._note_sent(*targets)
-            text = encode(Events(events=events, view=self.table.view(seat),
-                                 now=self.table.time_ms()))
+            now = self.table.time_ms()
+            if seat is not None:  # (a watcher's pile versions are nobody's to note)
+                self._note_seat(seat, now)
+            text = encode(Events(events=events, view=self.table.view(seat), now=now))
             for viewer in targets:
                 viewer.send(text)
         if ended:  # everyone has seen the end: now how each seat played, in a table message
@@ -769,8 +780,9 @@ class Room:
             self._send_tables()
 
     def _send_tables(self) -> None:
+        seats, watchers = self.seat_infos(), self.watchers()  # the same for every viewer
         for viewer in list(self.viewers):
-            viewer.send(encode(self.state_for(viewer)))
+            viewer.send(encode(self._state_for(viewer, seats, watchers)))
 
     def stop_bots(self) -> None:
         """Stop every bot at the table, stand-ins too."""

@@ -201,6 +201,10 @@ class Session:
         if self.state is not SessionState.GREETED:
             raise ProtocolError("hello_first", "the first message must be hello")
         match message:
+            case Act(ref=ref, action=action, id=act_id):  # first: the most frequent by far
+                if self.room is None:
+                    raise ProtocolError("not_at_table", "show a table first")
+                self.room.act(self, ref, action, self.reply, act_id)
             case ArenaCreate():
                 self._show_arena(self.lobby.arenas.create(self, message).id)
             case ArenaWatch(id=arena_id):
@@ -259,10 +263,6 @@ class Session:
             case Shown(versions=versions):
                 if self.room is not None:
                     self.room.shown(self, versions)
-            case Act(ref=ref, action=action, id=act_id):
-                if self.room is None:
-                    raise ProtocolError("not_at_table", "show a table first")
-                self.room.act(self, ref, action, self.reply, act_id)
 
     def hello(self, message: Hello) -> None:
         """Identify the player (a new one for an unknown token) and welcome them."""
