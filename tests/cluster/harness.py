@@ -344,8 +344,11 @@ def ended(player: Roamer) -> dict[str, Any]:
     """The last view of a match over that ``player`` was sent. Not ``player.view``: a process
     that stalls past its lease after the end (a slow commit on a busy machine) loses the
     table, and the hop that follows blanks the view until the table is shown again."""
-    return next(m["view"] for m in reversed(player.seen)
-                if "view" in m and m["view"].get("phase") == "over")
+    view: dict[str, Any] | None = next((m["view"] for m in reversed(player.seen)
+                                        if "view" in m and m["view"].get("phase") == "over"),
+                                       None)
+    assert view is not None, f"{player.name} was never shown the match over"
+    return view
 
 
 async def create(host: Roamer, seats: list[dict[str, Any]], **options: Any) -> str:

@@ -249,6 +249,11 @@ async def handed_over(store: Store) -> None:
     assert connection.state is ConnectionState.CLOSED and socket.closed_with is None
     assert connection.session.state is SessionState.CLOSED  # it left the lobby
 
+    connection, socket, handed, task = opened()
+    connection.close(4000)  # before it had a writer: no reader would notice either
+    await asyncio.wait_for(task, 5)
+    assert connection.state is ConnectionState.CLOSED and socket.closed_with == 4000
+
 
 def test_a_websocket_keeps_neither_its_headers_nor_the_app_s_layers(tmp_path: Path) -> None:
     """Issue 28: a connection lives for hours. Its headers are let go once read, and it does

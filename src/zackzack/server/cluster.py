@@ -492,13 +492,17 @@ class Cluster:
 
     async def _heartbeat(self) -> None:
         assert self._loop is not None
-        due = self._loop.time()
+        due = last = self._loop.time()
+        every = self.config.lease / 3
         while True:  # at a steady rate: a slow beat (Redis hanging) does not delay the next
-            due = max(due + self.config.lease / 3, self._loop.time())
+            due = max(due + every, self._loop.time())
             await asyncio.sleep(due - self._loop.time())
-            late = self._loop.time() - due
-            if late > self.config.lease / 3:  # the loop stood still: leases may have run out
-                event("heartbeat_late", logging.WARNING, node=self.node, late_s=round(late, 2))
+            began = self._loop.time()
+            if began - last > 2 * every:  # the loop stood still (in the sleep or the beat
+                # before), or Redis was slow: the leases may have run out meanwhile
+                event("heartbeat_late", logging.WARNING, node=self.node,
+                      late_s=round(began - last - every, 2))
+            last = began
             try:
                 await self._beat()
             except Exception:  # one bad beat must not end the heartbeat
@@ -729,13 +733,16 @@ async def ended(tasks: Iterable[asyncio.Task[Any]]) -> None:
     """Cancel ``tasks`` and wait for their end, cancelling again any that went on: redis-py
     can hand a call's answer to a task cancelled meanwhile, and the cancellation is lost."""
     pending = set(tasks)
-    while pending:
+    for _ in range(50):
         for task in pending:
             task.cancel()
         done, pending = await asyncio.wait(pending, timeout=0.1)
         for task in done:  # what they ended with is read (never logged as unretrieved)
             if not task.cancelled():
                 task.exception()
+        if not pending:
+            return
+    log.error("tasks that would not stop: %s", ", ".join(task.get_name() for task in pending))
 
 
 async def awaited(call: Any) -> Any:

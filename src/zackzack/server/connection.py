@@ -229,11 +229,13 @@ class Connection:
         await self.websocket.accept()
         self._writer = asyncio.create_task(self._write())
         tasks = {self._writer}
-        if self._receive_directly is not None:  # the writer's end is the connection's
-            self._receive_directly(self._received_directly, self._gone)
-        else:
-            tasks.add(asyncio.create_task(self._read()))
         try:
+            if self._receive_directly is not None:  # the writer's end is the connection's
+                self._receive_directly(self._received_directly, self._gone)
+            else:
+                tasks.add(asyncio.create_task(self._read()))
+            if self.state not in (ConnectionState.OPEN, ConnectionState.BEHIND):
+                self._writer.cancel()  # closed before it had a writer to stop
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 if not task.cancelled() and task.exception() is not None:

@@ -109,7 +109,7 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
             if message["type"] == "websocket.receive":
                 text = message.get("text")
                 receiver(text if text is not None else message.get("bytes") or b"")
-            else:
+            elif message["type"] == "websocket.disconnect":
                 gone()
         if self.read_paused:
             self.read_paused = False
