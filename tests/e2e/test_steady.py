@@ -379,8 +379,10 @@ def judged(race: dict[str, Any], server: Any, anna: Any, pile: int) -> str | Non
     when it drew the new top (``shown``), so its own delay counts as part of the trip, up to
     ``PAGE_MS`` (docs/fairness.md). A page that drew it later than that (a machine far busier
     than one spinning core) is judged from the send plus ``PAGE_MS``, as it should be: then
-    a wrong card is right, and the race says nothing about the page's word. ``None`` when the
-    race is judged; else why it measured nothing (the race is run again)."""
+    a wrong card is right, and the race says nothing about the page's word; so too when the
+    card took longer on its way to the table than the page's word (a starved server: the
+    server reads a press as it arrives, it cannot know how long it waited in the socket).
+    ``None`` when the race is judged; else why it measured nothing (the race is run again)."""
     trip = race["sentAt"] - race["shownAt"]  # what the server can know of: screen to send
     if trip > 600 + EDGE_MS:  # the busy page pressed or sent it after the window: wrong is right
         assert not race["late"], f"sent {trip:.0f} ms after the screen, yet judged late"
@@ -392,10 +394,16 @@ def judged(race: dict[str, Any], server: Any, anna: Any, pile: int) -> str | Non
         room = server.app.state.server.lobby.find(anna.url.rstrip("/").rsplit("/", 1)[1])
         sightings = room._ledgers[0].sightings  # Anna's seat
         version, sent = sightings.sent[pile][-1]
-        drawn = sightings.receipts[pile].get(version, sent) - sent
+        receipt = sightings.receipts[pile].get(version, sent)
+        drawn = receipt - sent
         if drawn > PAGE_MS:
             return (f"the page drew the new top {drawn} ms after it was sent (more than "
                     f"PAGE_MS = {PAGE_MS})")
+        arrived = next(entry.t for entry in reversed(room.table.log) if entry.seat == 0)
+        held = arrived - receipt - trip  # the card's way to the table against its word's
+        if held > EDGE_MS:
+            return (f"the card reached the table {held:.0f} ms later, after the page's word, "
+                    "than the page sent it (a starved server or loopback)")
     assert race["late"], f"a press {race['delay']:.0f} ms after the frame was judged wrong"
     return None
 
