@@ -57,7 +57,9 @@ async def test_a_player_is_moved_to_the_table_s_process_plays_there_and_it_is_st
     assert not a.events("match_stored") and not c.events("match_stored")
     log = await stored_log(a, match)
     assert plain(replay(log).table.match.result) == result and conserved(log)
-    assert accepted(log, 0) >= bea.accepted > 0 and accepted(log, 1) >= anna.accepted > 0
+    # no confirmed action is lost; one of them may have lost every race of a short round
+    assert accepted(log, 0) >= bea.accepted and accepted(log, 1) >= anna.accepted
+    assert bea.accepted + anna.accepted > 0
     for player in (anna, bea):
         await player.close()
 
