@@ -13,6 +13,10 @@ from typing import Any
 import pytest
 import uvicorn
 import websockets
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from uvicorn.server import ServerState
+from websockets.frames import Frame, Opcode
 
 from zackzack.server.guard import trusted
 from zackzack.server.transport import (
@@ -174,6 +178,153 @@ def test_messages_are_handed_over_as_they_are_read_and_not_queued() -> None:
     assert asyncio.run(main()) == 1007
     assert got == ["früh", "eins", b"zwei", "drei"]
     assert gone[0] == 4 and paused == [False]
+
+
+def test_frames_are_read_here_once_handed_over_and_by_websockets_from_a_fragment_on() -> None:
+    """Issue 28: with messages handed over right after the handshake and no extension, the
+    protocol reads whole messages, pings and pongs itself (every size of length field, a ping
+    answered, uvicorn's keepalive pong taken); a fragmented message hands reading back to
+    ``websockets`` for good, and nothing is lost or reordered on the way; the close is
+    ``websockets``' as before."""
+    got: list[str | bytes] = []
+    seen: dict[str, Any] = {}
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        receive_directly = scope["extensions"][RECEIVE_KEY]
+        protocol = receive_directly.__self__
+        ended = asyncio.Event()
+        receive_directly(got.append, ended.set)
+        seen["reads here"] = protocol._unread is not None
+        while len(got) < 6:
+            await asyncio.sleep(0.01)
+        protocol.send_keepalive_ping()  # uvicorn's own, answered by the client
+        while protocol.pending_ping_payload is not None:
+            await asyncio.sleep(0.01)
+        seen["still reads here"] = protocol._unread is not None
+        scope["extensions"][SEND_KEY](["halfway"])
+        await ended.wait()
+        seen["reads here at the end"] = protocol._unread is not None
+
+    texts = ["", "x" * 125, "ü" * 63, "y" * 126, "z" * 65535]
+
+    async def main() -> int | None:
+        async with served(app) as port, websockets.connect(
+                f"ws://127.0.0.1:{port}/", compression=None, max_size=None) as ws:
+            for text in texts:
+                await ws.send(text)
+            await ws.send(b"\x00\x01")
+            await (await ws.ping(b"are you there"))  # answered by the server
+            assert await ws.recv() == "halfway"
+            await ws.send(["frag", "men", "tiert"])  # one message in three frames
+            await ws.send("w" * 70000)  # (a 64-bit length, read by websockets now)
+            await ws.send("danach")
+            await ws.close()
+            return ws.close_code
+
+    assert asyncio.run(main()) == 1000
+    assert got == [*texts, b"\x00\x01", "fragmentiert", "w" * 70000, "danach"]
+    assert seen == {"reads here": True, "still reads here": True,
+                    "reads here at the end": False}
+
+
+class Pipe:
+    """A transport that keeps what is written."""
+
+    def __init__(self) -> None:
+        self.written = bytearray()
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def get_extra_info(self, name: str) -> Any:
+        return None
+
+
+HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
+             b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+             b"Sec-WebSocket-Version: 13\r\n\r\n")
+
+MESSAGES = st.lists(st.one_of(
+    st.tuples(st.just("text"), st.text(max_size=300)),
+    st.tuples(st.just("text"), st.integers(65530, 65540).map(lambda n: "t" * n)),
+    st.tuples(st.just("bytes"), st.binary(max_size=200)),
+    st.tuples(st.just("ping"), st.binary(max_size=125)),
+    st.tuples(st.just("pong"), st.binary(max_size=125)),
+    st.tuples(st.just("fragments"), st.lists(st.text(max_size=50), min_size=2, max_size=3)),
+), max_size=12)
+
+
+def client_frames(kind: str, payload: Any) -> bytes:
+    """``payload`` as a client sends it: masked frames."""
+    if kind == "fragments":
+        frames = [Frame(Opcode.TEXT if i == 0 else Opcode.CONT, part.encode(),
+                        fin=i == len(payload) - 1) for i, part in enumerate(payload)]
+    else:
+        opcode = {"text": Opcode.TEXT, "bytes": Opcode.BINARY, "ping": Opcode.PING,
+                  "pong": Opcode.PONG}[kind]
+        frames = [Frame(opcode, payload.encode() if kind == "text" else payload)]
+    return b"".join(frame.serialize(mask=True, extensions=[]) for frame in frames)
+
+
+@settings(max_examples=60, deadline=None)
+@given(messages=MESSAGES, cuts=st.lists(st.integers(1, 70000), max_size=8))
+def test_whatever_the_reads_cut_frames_into_every_message_arrives_whole_and_in_order(
+        messages: list[tuple[str, Any]], cuts: list[int]) -> None:
+    """Issue 28: the protocol's own frame reading, against any messages cut anywhere by the
+    socket's reads: each text and binary message reaches the receiver once, whole, in order;
+    each ping is answered with a pong of its payload; from the first fragment on
+    ``websockets`` reads, and still nothing is lost."""
+    stream = b"".join(client_frames(kind, payload) for kind, payload in messages)
+    bounds = sorted({cut for cut in cuts if cut < len(stream)})
+    chunks = [stream[a:b] for a, b in zip([0, *bounds], [*bounds, len(stream)], strict=True)]
+
+    async def main() -> tuple[list[str | bytes], bytes, bool]:
+        got: list[str | bytes] = []
+        ready = asyncio.Event()
+
+        async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            await receive()
+            await send({"type": "websocket.accept"})
+            scope["extensions"][RECEIVE_KEY](got.append, lambda: None)
+            ready.set()
+
+        config = uvicorn.Config(app, lifespan="off", ws=TimedWebSocketProtocol,
+                                ws_per_message_deflate=False, ws_ping_interval=None)
+        config.load()
+        protocol = TimedWebSocketProtocol(config, ServerState(), {})
+        pipe = Pipe()
+        protocol.connection_made(pipe)  # type: ignore[arg-type]
+        protocol.data_received(HANDSHAKE)
+        await ready.wait()
+        assert protocol._unread is not None
+        for chunk in chunks:
+            protocol.data_received(chunk)
+        return got, bytes(pipe.written), protocol._unread is not None
+
+    got, written, reads_here = asyncio.run(main())
+    assert got == [payload if kind == "bytes" else
+                   "".join(payload) if kind == "fragments" else payload
+                   for kind, payload in messages if kind in ("text", "bytes", "fragments")]
+    pongs = b"".join(Frame(Opcode.PONG, payload).serialize(mask=False, extensions=[])
+                     for kind, payload in messages if kind == "ping")
+    assert written.endswith(pongs) and written.index(b"\r\n\r\n") + 4 + len(pongs) == \
+        len(written)
+    assert reads_here == all(kind != "fragments" for kind, _ in messages)
 
 
 def test_a_socket_without_a_round_trip_says_none() -> None:

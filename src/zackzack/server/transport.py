@@ -13,7 +13,10 @@ Behind a reverse proxy the kernel only knows the hop to the proxy; a proxy named
 uvicorn does not hand the ASGI app its socket, so :class:`TimedWebSocketProtocol` (uvicorn's
 own websocket protocol) puts the transport into the scope's extensions, and with it a way to
 write several text frames in one go (:data:`SEND_KEY`) and one to be handed each message as
-it is read (:data:`RECEIVE_KEY`; ``docs/operations.md``, *Load*).
+it is read (:data:`RECEIVE_KEY`; ``docs/operations.md``, *Load*). Once messages are handed
+over, the usual frames (whole messages, pings, pongs) are read and written here without
+``websockets``' per-frame objects; anything else goes to ``websockets`` for the rest of the
+connection.
 """
 
 from __future__ import annotations
@@ -24,7 +27,13 @@ from collections.abc import Callable, Container, Mapping
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
 from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # (websockets built without its C extension, as it falls back itself)
+    from websockets.utils import apply_mask
 
 RTT_HEADER = "x-tcp-rtt"
 """The header in which a trusted proxy passes on the client's round trip, in µs."""
@@ -83,6 +92,14 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     receiver: Callable[[str | bytes], None] | None = None
     """Called with each message as it is read, once the app asked for it."""
+    _head: bytearray | None = None
+    """What was read before messages were handed over (the handshake's request, usually)."""
+    _unread: bytes | None = None
+    """The start of a frame still arriving, while frames are read here (else ``None``)."""
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._head = bytearray()
 
     def handle_connect(self, event: Any) -> None:
         """Build the scope as uvicorn does, with the transport in its extensions."""
@@ -100,9 +117,15 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
         task woken, no pausing and resuming of the socket per message (two system calls
         each), and nothing for the app to await but its own writes. What came before is
         handed over at once, in order. The handshake is over: its request and response
-        (their headers) are let go, and the receive queue with them."""
+        (their headers) are let go, and the receive queue with them. If nothing but the
+        request was read so far, ``websockets``' parser is between frames: from now on
+        frames are read here (:meth:`_read_frames`)."""
         self.receiver = receiver
         del self.request, self.response
+        head, self._head = self._head, None
+        if head is not None and len(head) == head.find(b"\r\n\r\n") + 4 \
+                and not self.conn.extensions and self.conn.state is State.OPEN:
+            self._unread = b""
         queued, self.queue = self.queue, _Gone(gone)  # type: ignore[assignment]
         while not queued.empty():
             message = queued.get_nowait()
@@ -114,6 +137,60 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.read_paused:
             self.read_paused = False
             self.transport.resume_reading()
+
+    def data_received(self, data: bytes) -> None:
+        """What the client sent: read here once messages are handed over, else by
+        ``websockets`` (the handshake's bytes noted on the way)."""
+        unread = self._unread
+        if unread is not None:
+            self._read_frames(unread + data if unread else data)
+            return
+        if self._head is not None:
+            self._head += data
+        super().data_received(data)
+
+    def _read_frames(self, data: bytes) -> None:
+        """Read the whole frames in ``data`` and keep the rest for the next read: a whole
+        text or binary message, a ping (answered), a pong (uvicorn's keepalive). From any
+        other frame on — fragments, a close, a frame too big, unmasked or with reserved bits,
+        or anything once the connection is closing — ``websockets`` reads, for the rest of
+        the connection: its parser is between frames, as it was when it last read."""
+        size, start = len(data), 0
+        while size - start >= 2:
+            first, second = data[start], data[start + 1]
+            length, at = second & 0x7F, start + 2
+            if length >= 126:
+                wide = 2 if length == 126 else 8
+                if size - at < wide:
+                    break
+                length, at = int.from_bytes(data[at:at + wide]), at + wide
+            opcode = first & 0x0F
+            if first & 0xF0 != 0x80 or not second & 0x80 or opcode not in _READ_HERE \
+                    or (opcode >= 8 and length > 125) or self.close_sent \
+                    or self.conn.state is not State.OPEN \
+                    or (self.conn.max_message_size is not None
+                        and length > self.conn.max_message_size):
+                self._unread = None
+                super().data_received(data[start:])
+                return
+            end = at + 4 + length
+            if end > size:
+                break
+            payload = apply_mask(data[at + 4:end], data[at:at + 4])
+            start = end
+            if opcode == Opcode.TEXT.value:
+                self.curr_msg_data_type, self.frames = "text", [payload]
+                self.send_receive_event_to_app()
+            elif opcode == Opcode.BINARY.value:
+                self.curr_msg_data_type, self.frames = "bytes", [payload]
+                self.send_receive_event_to_app()
+            elif opcode == Opcode.PING.value:
+                self.transport.write(bytes((0x8A, len(payload))) + payload)
+            else:
+                self.handle_pong(Frame(Opcode.PONG, payload))
+            if self._unread is None:  # (closed meanwhile: websockets reads the rest)
+                return
+        self._unread = data[start:]
 
     def send_receive_event_to_app(self) -> None:
         """A whole message was read: to the ``receiver`` if there is one, else queued."""
@@ -132,6 +209,7 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
             self.logger.exception("Invalid UTF-8 sequence received from client.")
             if self.conn.close_sent is None:  # (unless the parser failed the connection)
                 self.conn.send_close(1007)
+            self._unread = None
             self.handle_parser_exception()
             return
         receiver(text)
@@ -144,10 +222,31 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
                 or self.conn.state is not State.OPEN or not self.writable.is_set() \
                 or self.transport.is_closing():
             return False
-        for text in texts:
-            self.conn.send_text(text.encode())
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.conn.extensions:  # (permessage-deflate: websockets compresses)
+            for text in texts:
+                self.conn.send_text(text.encode())
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        else:
+            self.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
         return True
+
+
+_READ_HERE = frozenset(op.value for op in (Opcode.TEXT, Opcode.BINARY, Opcode.PING, Opcode.PONG))
+"""The frames :meth:`TimedWebSocketProtocol._read_frames` reads itself (when whole)."""
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A whole text message in one frame, as a server sends it (unmasked).
+
+    >>> text_frame(b"hi"), text_frame(bytes(300))[:4]
+    (b'\\x81\\x02hi', b'\\x81~\\x01,')
+    """
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 65536:
+        return struct.pack("!BBH", 0x81, 126, size) + payload
+    return struct.pack("!BBQ", 0x81, 127, size) + payload
 
 
 class _Gone:
