@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -203,7 +204,7 @@ def test_frames_are_read_here_once_handed_over_and_by_websockets_from_a_fragment
         while protocol.pending_ping_payload is not None:
             await asyncio.sleep(0.01)
         seen["still reads here"] = protocol._unread is not None
-        scope["extensions"][SEND_KEY](["halfway"])
+        scope["extensions"][SEND_KEY](["halfway", "h" * 126, "H" * 70000])
         await ended.wait()
         seen["reads here at the end"] = protocol._unread is not None
 
@@ -216,14 +217,14 @@ def test_frames_are_read_here_once_handed_over_and_by_websockets_from_a_fragment
                 await ws.send(text)
             await ws.send(b"\x00\x01")
             await (await ws.ping(b"are you there"))  # answered by the server
-            assert await ws.recv() == "halfway"
+            assert [await ws.recv() for _ in range(3)] == ["halfway", "h" * 126, "H" * 70000]
             await ws.send(["frag", "men", "tiert"])  # one message in three frames
             await ws.send("w" * 70000)  # (a 64-bit length, read by websockets now)
             await ws.send("danach")
             await ws.close()
             return ws.close_code
 
-    assert asyncio.run(main()) == 1000
+    assert asyncio.run(asyncio.wait_for(main(), 60)) == 1000
     assert got == [*texts, b"\x00\x01", "fragmentiert", "w" * 70000, "danach"]
     assert seen == {"reads here": True, "still reads here": True,
                     "reads here at the end": False}
@@ -281,27 +282,162 @@ def client_frames(kind: str, payload: Any) -> bytes:
     return b"".join(frame.serialize(mask=True, extensions=[]) for frame in frames)
 
 
+@dataclasses.dataclass
+class Read:
+    """What a handed-over protocol made of what it read (:func:`handed_over`)."""
+
+    protocol: TimedWebSocketProtocol
+    got: list[str | bytes]
+    """What the app was handed."""
+    written: bytes
+    closed: bool
+    gone: list[int]
+    """When the app heard the client was gone: the number of messages it had by then."""
+
+
+async def handed_over(chunks: list[bytes], *, close_on: str | None = None) -> Read:
+    """A protocol on a :class:`Pipe` whose app took messages over right after the handshake,
+    then read ``chunks`` (the app closes the websocket, code 4000, on the message
+    ``close_on``)."""
+    got: list[str | bytes] = []
+    gone: list[int] = []
+    ready, closing, finished = asyncio.Event(), asyncio.Event(), False
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+
+        def received(message: str | bytes) -> None:
+            got.append(message)
+            if message == close_on:
+                closing.set()
+
+        scope["extensions"][RECEIVE_KEY](received, lambda: gone.append(len(got)))
+        ready.set()
+        await closing.wait()
+        if not finished:
+            await send({"type": "websocket.close", "code": 4000})
+
+    config = uvicorn.Config(app, lifespan="off", ws=TimedWebSocketProtocol,
+                            ws_per_message_deflate=False, ws_ping_interval=None)
+    config.load()
+    protocol = TimedWebSocketProtocol(config, ServerState(), {})
+    pipe = Pipe()
+    protocol.connection_made(pipe)  # type: ignore[arg-type]
+    protocol.data_received(HANDSHAKE)
+    await asyncio.wait_for(ready.wait(), 10)
+    assert protocol._unread is not None  # reads frames itself from now on
+    for chunk in chunks:
+        if pipe.closed:  # (as a transport reads nothing more once closed)
+            break
+        protocol.data_received(chunk)
+        for _ in range(3):  # the app's close, if it closes, goes out meanwhile
+            await asyncio.sleep(0)
+    read = Read(protocol, got, bytes(pipe.written), pipe.closed, gone)
+    finished = True
+    closing.set()
+    await asyncio.sleep(0)
+    return read
+
+
+def server_frames(written: bytes) -> list[Frame]:
+    """The frames a server wrote after its handshake's response."""
+    from websockets.streams import StreamReader
+
+    reader = StreamReader()
+    reader.feed_data(written[written.index(b"\r\n\r\n") + 4:])
+    reader.feed_eof()
+    frames = []
+    while True:
+        parser = Frame.parse(reader.read_exact, mask=False)
+        try:
+            next(parser)
+        except StopIteration as done:
+            frames.append(done.value)
+            continue
+        except EOFError:
+            return frames
+        return frames
+
+
 @settings(max_examples=60, deadline=None)
-@given(messages=MESSAGES, cuts=st.lists(st.integers(1, 70000), max_size=8))
+@given(messages=MESSAGES, cuts=st.lists(st.floats(0, 1), max_size=8))
 def test_whatever_the_reads_cut_frames_into_every_message_arrives_whole_and_in_order(
-        messages: list[tuple[str, Any]], cuts: list[int]) -> None:
+        messages: list[tuple[str, Any]], cuts: list[float]) -> None:
     """Issue 28: the protocol's own frame reading, against any messages cut anywhere by the
     socket's reads: each text and binary message reaches the receiver once, whole, in order;
     each ping is answered with a pong of its payload; from the first fragment on
     ``websockets`` reads, and still nothing is lost."""
     stream = b"".join(client_frames(kind, payload) for kind, payload in messages)
-    bounds = sorted({cut for cut in cuts if cut < len(stream)})
+    bounds = sorted({int(cut * len(stream)) for cut in cuts} - {0, len(stream)})
     chunks = [stream[a:b] for a, b in zip([0, *bounds], [*bounds, len(stream)], strict=True)]
+    read = asyncio.run(handed_over(chunks))
+    assert read.got == [payload if kind == "bytes" else
+                        "".join(payload) if kind == "fragments" else payload
+                        for kind, payload in messages if kind in ("text", "bytes", "fragments")]
+    assert [(frame.opcode, frame.data) for frame in server_frames(read.written)] == \
+        [(Opcode.PONG, payload) for kind, payload in messages if kind == "ping"]
+    assert (read.protocol._unread is not None) == all(kind != "fragments"
+                                                      for kind, _ in messages)
+    assert not read.gone and not read.closed
 
-    async def main() -> tuple[list[str | bytes], bytes, bool]:
-        got: list[str | bytes] = []
-        ready = asyncio.Event()
+
+def by_hand(first: int, payload: bytes) -> bytes:
+    """A frame whose first byte is ``first``, masked with zeros (the payload as it is)."""
+    size = len(payload)
+    length = bytes((0x80 | size,)) if size < 126 else b"\xfe" + size.to_bytes(2)
+    return bytes((first,)) + length + bytes(4) + payload
+
+
+@pytest.mark.parametrize(("frame", "code"), [
+    (Frame(Opcode.TEXT, b"unmasked").serialize(mask=False, extensions=[]), 1002),
+    (by_hand(0x80 | 0x40 | 0x1, b"reserved bit"), 1002),
+    (by_hand(0x80 | 0x9, bytes(126)), 1002),  # a ping too long for a control frame
+    (by_hand(0x80 | 0x3, b"reserved opcode"), 1002),
+    (Frame(Opcode.TEXT, b"\xff\xfe").serialize(mask=True, extensions=[]), 1007),
+    (Frame(Opcode.CLOSE, b"\x03\xe8").serialize(mask=True, extensions=[]), 1000),
+])
+def test_a_frame_read_here_may_not_take_is_websockets_to_answer(frame: bytes, code: int) -> None:
+    """Issue 28: an unmasked frame, reserved bits, a control frame over 125 bytes, a text
+    that is not UTF-8, the client's close: the connection ends as uvicorn and ``websockets``
+    end it (the close code), the app hears the client is gone, and what came before arrived."""
+    before = client_frames("text", "vorher")
+    read = asyncio.run(handed_over([before + frame[:3], frame[3:]]))
+    assert read.got == ["vorher"] and read.gone == [1] and read.closed
+    closes = [frame for frame in server_frames(read.written)
+              if frame.opcode is Opcode.CLOSE]
+    assert len(closes) == 1 and int.from_bytes(closes[0].data[:2]) == code
+
+
+def test_once_the_app_closed_websockets_reads_the_rest_even_half_a_frame() -> None:
+    """Issue 28: the app closes on the message "schluss"; what the client sent before it had
+    the close (a text, then its answer to the close in pieces, the first with half a frame)
+    is read by ``websockets``: nothing more reaches the app, the close goes out once and the
+    client's answer ends the connection."""
+    stream = b"".join(client_frames("text", text) for text in ("eins", "schluss"))
+    late = client_frames("text", "zu spät")
+    reply = Frame(Opcode.CLOSE, b"\x0f\xa0").serialize(mask=True, extensions=[])
+    read = asyncio.run(handed_over([stream, late + reply[:2], reply[2:4], reply[4:]],
+                                   close_on="schluss"))
+    assert read.got == ["eins", "schluss"] and read.protocol._unread is None and read.closed
+    closes = [frame for frame in server_frames(read.written)
+              if frame.opcode is Opcode.CLOSE]
+    assert [int.from_bytes(frame.data[:2]) for frame in closes] == [4000]
+
+
+def test_what_came_before_the_hand_over_keeps_websockets_reading_and_is_not_kept() -> None:
+    """Issue 28: a client that sends before its messages are handed over (here: pings, while
+    the app has not asked) is read by ``websockets`` for good, and what it sent is not kept
+    meanwhile beyond the request's bytes."""
+
+    async def main() -> tuple[bool, bytearray | None, int]:
+        handed = asyncio.Event()
 
         async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             await receive()
             await send({"type": "websocket.accept"})
-            scope["extensions"][RECEIVE_KEY](got.append, lambda: None)
-            ready.set()
+            await handed.wait()
+            scope["extensions"][RECEIVE_KEY](lambda message: None, lambda: None)
 
         config = uvicorn.Config(app, lifespan="off", ws=TimedWebSocketProtocol,
                                 ws_per_message_deflate=False, ws_ping_interval=None)
@@ -310,21 +446,18 @@ def test_whatever_the_reads_cut_frames_into_every_message_arrives_whole_and_in_o
         pipe = Pipe()
         protocol.connection_made(pipe)  # type: ignore[arg-type]
         protocol.data_received(HANDSHAKE)
-        await ready.wait()
-        assert protocol._unread is not None
-        for chunk in chunks:
-            protocol.data_received(chunk)
-        return got, bytes(pipe.written), protocol._unread is not None
+        for _ in range(3):
+            await asyncio.sleep(0)
+        for _ in range(100):
+            protocol.data_received(client_frames("ping", b"?"))
+        head = protocol._head
+        handed.set()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        pongs = sum(frame.opcode is Opcode.PONG for frame in server_frames(bytes(pipe.written)))
+        return protocol._unread is None, head, pongs
 
-    got, written, reads_here = asyncio.run(main())
-    assert got == [payload if kind == "bytes" else
-                   "".join(payload) if kind == "fragments" else payload
-                   for kind, payload in messages if kind in ("text", "bytes", "fragments")]
-    pongs = b"".join(Frame(Opcode.PONG, payload).serialize(mask=False, extensions=[])
-                     for kind, payload in messages if kind == "ping")
-    assert written.endswith(pongs) and written.index(b"\r\n\r\n") + 4 + len(pongs) == \
-        len(written)
-    assert reads_here == all(kind != "fragments" for kind, _ in messages)
+    assert asyncio.run(main()) == (True, None, 100)
 
 
 def test_a_socket_without_a_round_trip_says_none() -> None:

@@ -93,8 +93,9 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
     receiver: Callable[[str | bytes], None] | None = None
     """Called with each message as it is read, once the app asked for it."""
     _head: bytearray | None = None
-    """What was read before messages were handed over (the handshake's request, usually)."""
-    _unread: bytes | None = None
+    """What was read before messages were handed over, as long as it is no more than the
+    handshake's request (``None`` once it is more, and once handed over)."""
+    _unread: bytearray | None = None
     """The start of a frame still arriving, while frames are read here (else ``None``)."""
 
     def connection_made(self, transport: Any) -> None:
@@ -125,7 +126,7 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
         head, self._head = self._head, None
         if head is not None and len(head) == head.find(b"\r\n\r\n") + 4 \
                 and not self.conn.extensions and self.conn.state is State.OPEN:
-            self._unread = b""
+            self._unread = bytearray()
         queued, self.queue = self.queue, _Gone(gone)  # type: ignore[assignment]
         while not queued.empty():
             message = queued.get_nowait()
@@ -143,13 +144,21 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
         ``websockets`` (the handshake's bytes noted on the way)."""
         unread = self._unread
         if unread is not None:
-            self._read_frames(unread + data if unread else data)
+            if unread:  # (a frame arriving in many reads is gathered in place)
+                unread += data
+                self._read_frames(unread)
+            else:
+                self._read_frames(data)
             return
-        if self._head is not None:
-            self._head += data
+        head = self._head
+        if head is not None:
+            head += data
+            end = head.find(b"\r\n\r\n")
+            if end >= 0 and len(head) > end + 4:  # more than the request: websockets reads
+                self._head = None
         super().data_received(data)
 
-    def _read_frames(self, data: bytes) -> None:
+    def _read_frames(self, data: bytes | bytearray) -> None:
         """Read the whole frames in ``data`` and keep the rest for the next read: a whole
         text or binary message, a ping (answered), a pong (uvicorn's keepalive). From any
         other frame on — fragments, a close, a frame too big, unmasked or with reserved bits,
@@ -171,7 +180,7 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
                     or (self.conn.max_message_size is not None
                         and length > self.conn.max_message_size):
                 self._unread = None
-                super().data_received(data[start:])
+                super().data_received(bytes(data[start:]))
                 return
             end = at + 4 + length
             if end > size:
@@ -190,7 +199,10 @@ class TimedWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.handle_pong(Frame(Opcode.PONG, payload))
             if self._unread is None:  # (closed meanwhile: websockets reads the rest)
                 return
-        self._unread = data[start:]
+        if data is self._unread:
+            del data[:start]
+        elif start < size:
+            self._unread = bytearray(data[start:])
 
     def send_receive_event_to_app(self) -> None:
         """A whole message was read: to the ``receiver`` if there is one, else queued."""
