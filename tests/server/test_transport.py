@@ -390,12 +390,13 @@ def by_hand(first: int, payload: bytes) -> bytes:
 
 
 @pytest.mark.parametrize(("frame", "code"), [
-    (Frame(Opcode.TEXT, b"unmasked").serialize(mask=False, extensions=[]), 1002),
-    (by_hand(0x80 | 0x40 | 0x1, b"reserved bit"), 1002),
-    (by_hand(0x80 | 0x9, bytes(126)), 1002),  # a ping too long for a control frame
-    (by_hand(0x80 | 0x3, b"reserved opcode"), 1002),
-    (Frame(Opcode.TEXT, b"\xff\xfe").serialize(mask=True, extensions=[]), 1007),
-    (Frame(Opcode.CLOSE, b"\x03\xe8").serialize(mask=True, extensions=[]), 1000),
+    pytest.param(Frame(Opcode.TEXT, b"unmasked").serialize(mask=False, extensions=[]), 1002,
+                 id="unmasked"),
+    pytest.param(by_hand(0x80 | 0x40 | 0x1, b"reserved bit"), 1002, id="reserved bit"),
+    pytest.param(by_hand(0x80 | 0x9, bytes(126)), 1002, id="a ping of 126 bytes"),
+    pytest.param(by_hand(0x80 | 0x3, b"reserved opcode"), 1002, id="reserved opcode"),
+    pytest.param(by_hand(0x80 | 0x1, b"\xff\xfe"), 1007, id="not UTF-8"),
+    pytest.param(by_hand(0x80 | 0x8, b"\x03\xe8"), 1000, id="the client's close"),
 ])
 def test_a_frame_read_here_may_not_take_is_websockets_to_answer(frame: bytes, code: int) -> None:
     """Issue 28: an unmasked frame, reserved bits, a control frame over 125 bytes, a text
