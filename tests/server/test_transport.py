@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
+from websockets.streams import StreamReader
 
 from zackzack.server.guard import trusted
 from zackzack.server.transport import (
@@ -282,6 +283,25 @@ def client_frames(kind: str, payload: Any) -> bytes:
     return b"".join(frame.serialize(mask=True, extensions=[]) for frame in frames)
 
 
+def upgraded(app: Any) -> tuple[TimedWebSocketProtocol, Pipe]:
+    """The timed protocol serving ``app`` on a :class:`Pipe`, the handshake's request read
+    (no deflate, no keepalive)."""
+    config = uvicorn.Config(app, lifespan="off", ws=TimedWebSocketProtocol,
+                            ws_per_message_deflate=False, ws_ping_interval=None)
+    config.load()
+    protocol = TimedWebSocketProtocol(config, ServerState(), {})
+    pipe = Pipe()
+    protocol.connection_made(pipe)  # type: ignore[arg-type]
+    protocol.data_received(HANDSHAKE)
+    return protocol, pipe
+
+
+async def turns() -> None:
+    """Let the event loop go round a few times (the app's task runs what it was woken for)."""
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
 @dataclasses.dataclass
 class Read:
     """What a handed-over protocol made of what it read (:func:`handed_over`)."""
@@ -318,21 +338,14 @@ async def handed_over(chunks: list[bytes], *, close_on: str | None = None) -> Re
         if not finished:
             await send({"type": "websocket.close", "code": 4000})
 
-    config = uvicorn.Config(app, lifespan="off", ws=TimedWebSocketProtocol,
-                            ws_per_message_deflate=False, ws_ping_interval=None)
-    config.load()
-    protocol = TimedWebSocketProtocol(config, ServerState(), {})
-    pipe = Pipe()
-    protocol.connection_made(pipe)  # type: ignore[arg-type]
-    protocol.data_received(HANDSHAKE)
+    protocol, pipe = upgraded(app)
     await asyncio.wait_for(ready.wait(), 10)
     assert protocol._unread is not None  # reads frames itself from now on
     for chunk in chunks:
         if pipe.closed:  # (as a transport reads nothing more once closed)
             break
         protocol.data_received(chunk)
-        for _ in range(3):  # the app's close, if it closes, goes out meanwhile
-            await asyncio.sleep(0)
+        await turns()  # (the app's close, if it closes, goes out meanwhile)
     read = Read(protocol, got, bytes(pipe.written), pipe.closed, gone)
     finished = True
     closing.set()
@@ -342,22 +355,17 @@ async def handed_over(chunks: list[bytes], *, close_on: str | None = None) -> Re
 
 def server_frames(written: bytes) -> list[Frame]:
     """The frames a server wrote after its handshake's response."""
-    from websockets.streams import StreamReader
-
     reader = StreamReader()
     reader.feed_data(written[written.index(b"\r\n\r\n") + 4:])
-    reader.feed_eof()
-    frames = []
+    reader.feed_eof()  # (so a parse ends, with a frame or at the end)
+    frames: list[Frame] = []
     while True:
-        parser = Frame.parse(reader.read_exact, mask=False)
         try:
-            next(parser)
-        except StopIteration as done:
-            frames.append(done.value)
-            continue
+            next(Frame.parse(reader.read_exact, mask=False))
+        except StopIteration as parsed:
+            frames.append(parsed.value)
         except EOFError:
             return frames
-        return frames
 
 
 @settings(max_examples=60, deadline=None)
@@ -440,21 +448,13 @@ def test_what_came_before_the_hand_over_keeps_websockets_reading_and_is_not_kept
             await handed.wait()
             scope["extensions"][RECEIVE_KEY](lambda message: None, lambda: None)
 
-        config = uvicorn.Config(app, lifespan="off", ws=TimedWebSocketProtocol,
-                                ws_per_message_deflate=False, ws_ping_interval=None)
-        config.load()
-        protocol = TimedWebSocketProtocol(config, ServerState(), {})
-        pipe = Pipe()
-        protocol.connection_made(pipe)  # type: ignore[arg-type]
-        protocol.data_received(HANDSHAKE)
-        for _ in range(3):
-            await asyncio.sleep(0)
+        protocol, pipe = upgraded(app)
+        await turns()
         for _ in range(100):
             protocol.data_received(client_frames("ping", b"?"))
         head = protocol._head
         handed.set()
-        for _ in range(3):
-            await asyncio.sleep(0)
+        await turns()
         pongs = sum(frame.opcode is Opcode.PONG for frame in server_frames(bytes(pipe.written)))
         return protocol._unread is None, head, pongs
 
